@@ -1,0 +1,1 @@
+"""Go: reference rules, C core binding, GTP adapter."""
