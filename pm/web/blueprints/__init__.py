@@ -1,0 +1,1 @@
+"""One blueprint per area of the UI; templates/<area>/ mirrors them."""

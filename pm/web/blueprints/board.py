@@ -1,0 +1,21 @@
+"""The board: one column per status."""
+from flask import Blueprint, render_template
+
+from pm.web import arrange, data
+
+bp = Blueprint("board", __name__)
+
+
+@bp.get("/board")
+def index():
+    """Columns open / in progress / blocked / done..., narrowed by the filters."""
+    filters = data.request_filters()
+    vocab = data.vocabulary()
+    tasks = data.filtered_tasks(filters)
+    return render_template(
+        "board/index.html",
+        filters=filters,
+        vocab=vocab,
+        shown=len(tasks),
+        columns=arrange.board_columns(tasks, vocab.statuses, vocab.priorities),
+    )

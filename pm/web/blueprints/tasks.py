@@ -1,0 +1,38 @@
+"""One task: its fields, sections, typed links, log and history as diffs."""
+import re
+from pathlib import PurePath
+
+from flask import Blueprint, redirect, render_template, url_for
+
+from pm.errors import TaskNotFound
+from pm.web import data
+from pm.web.diffs import diff_lines, diff_stats
+
+bp = Blueprint("tasks", __name__, url_prefix="/tasks")
+
+# "412", or a task file name "412-fix-ranking.html" (what relative links inside task files use).
+TASK_REF = re.compile(r"(\d+)(?:-[^/]*)?(?:\.html)?")
+
+
+def task_id(ref: str) -> int:
+    match = TASK_REF.fullmatch(ref)
+    if not match:
+        raise TaskNotFound(ref)
+    return int(match.group(1))
+
+
+@bp.get("/<path:ref>")
+def show(ref):
+    """The task page; a file-name reference redirects to the canonical /tasks/<id>."""
+    number = task_id(ref)
+    if ref != str(number):
+        return redirect(url_for("tasks.show", ref=number))
+    tracker = data.tracker()
+    task = tracker.get(number)
+    commits = []
+    for entry in tracker.history(number):
+        lines = diff_lines(entry.diff)
+        commits.append((entry, lines, diff_stats(lines)))
+    return render_template("tasks/show.html", task=task, sections=data.task_sections(task),
+                           links=data.task_links(task), commits=commits,
+                           file_name=PurePath(task.path).name)

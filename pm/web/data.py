@@ -1,0 +1,67 @@
+"""What the pages read from the tracker, through pm's public API only."""
+from dataclasses import dataclass
+
+from flask import current_app, request
+
+from pm import model as pm_model
+from pm.errors import TaskNotFound
+from pm.web.filters import Filters, parse_filters
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    statuses: tuple
+    priorities: tuple
+    kinds: tuple
+
+
+def tracker():
+    return current_app.extensions["pm_tracker"]
+
+
+def vocabulary() -> Vocabulary:
+    return Vocabulary(pm_model.STATUSES, pm_model.PRIORITIES, pm_model.KINDS)
+
+
+def request_filters() -> Filters:
+    """Filters from the query string; BadFilter (-> 400) on an unknown value."""
+    vocab = vocabulary()
+    return parse_filters(request.args, vocab.statuses, vocab.priorities, vocab.kinds)
+
+
+def filtered_tasks(filters: Filters) -> list:
+    """Tasks passing the filters; text goes through the tracker's full-text search."""
+    tasks = tracker().list()
+    if filters.text:
+        hits = {task.id for task in tracker().search(filters.text)}
+        tasks = [task for task in tasks if task.id in hits]
+    return [task for task in tasks if filters.matches(task)]
+
+
+def task_sections(task) -> list[tuple[str, str]]:
+    """(name, inner HTML) of the prose sections, in the format's order (empty ones too)."""
+    shown_apart = set(pm_model.SECTIONS) | {"links", "log"}  # links and log have their own panels
+    names = list(pm_model.SECTIONS) + [n for n in task.sections if n not in shown_apart]
+    return [(name, task.sections.get(name, "")) for name in names]
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    id: int
+    title: str | None  # None: the linked task does not exist (a broken link)
+
+
+def task_links(task) -> list[tuple[str, list[LinkTarget]]]:
+    """The task's typed links, grouped by type in pm's order, each target with its title."""
+    titles = {}
+    for _, other in task.links:
+        if other not in titles:
+            try:
+                titles[other] = tracker().get(other).title
+            except TaskNotFound:
+                titles[other] = None
+    grouped = {}
+    for kind, other in task.links:
+        grouped.setdefault(kind, []).append(LinkTarget(other, titles[other]))
+    order = list(pm_model.LINK_TYPES) + sorted(set(grouped) - set(pm_model.LINK_TYPES))
+    return [(kind, grouped[kind]) for kind in order if kind in grouped]

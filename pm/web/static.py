@@ -1,0 +1,43 @@
+"""`render_board(tracker)`: a self-contained board page (inline CSS, no server, no script).
+
+Written by `pm overview --static`; it opens straight from disk. Cards link to the task files
+relative to the tracker root, where the page is meant to be saved.
+"""
+from datetime import datetime, timezone
+from importlib.resources import files
+from pathlib import PurePath
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from pm import model as pm_model
+from pm.taskfile import file_name
+from pm.web import arrange
+from pm.web.templating import FILTERS
+
+# The page has no script and loads nothing: only its own inline style is allowed.
+STATIC_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
+
+
+def _environment() -> Environment:
+    env = Environment(loader=PackageLoader("pm.web", "templates"),
+                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env.filters.update(FILTERS)
+    return env
+
+
+def board_html(tasks, statuses=pm_model.STATUSES, priorities=pm_model.PRIORITIES,
+               title="pm board", task_href_prefix="tasks/", generated=None) -> str:
+    """The page for plain task records (pure: no tracker, no clock unless `generated` is None)."""
+    generated = generated or datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    css = files("pm.web").joinpath("assets/style.css").read_text(encoding="utf-8")
+    return _environment().get_template("static/board.html").render(
+        title=title, csp=STATIC_CSP, css=css, generated=generated, total=len(tasks),
+        href=lambda task: task_href_prefix + (PurePath(task.path).name or file_name(task.id, task.title)),
+        sprint=arrange.sprint_tasks(tasks),
+        columns=arrange.board_columns(tasks, statuses, priorities),
+    )
+
+
+def render_board(tracker, task_href_prefix="tasks/") -> str:
+    """The board of every task in `tracker`, as one HTML string."""
+    return board_html(tracker.list(), task_href_prefix=task_href_prefix)

@@ -1,0 +1,30 @@
+"""Jinja filters and globals shared by the Flask views and the static board."""
+import re
+
+from markupsafe import Markup
+
+from pm.web.sanitize import sanitize_html
+
+
+def safe_html(html: str) -> Markup:
+    """Agent-written HTML after the allow-list: the only way task markup reaches a template."""
+    return Markup(sanitize_html(html))
+
+
+def css_token(value) -> str:
+    """A value (status, priority, kind) as a class-name token: `In Progress` -> `in-progress`."""
+    return re.sub(r"[^a-z0-9]+", "-", str(value).lower()).strip("-") or "none"
+
+
+def short_time(value) -> str:
+    """ISO timestamps shown to the minute: `2026-11-29T11:20:07+00:00` -> `2026-11-29 11:20`."""
+    text = value.isoformat() if hasattr(value, "isoformat") else str(value or "")
+    match = re.match(r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)", text)
+    return f"{match.group(1)} {match.group(2)}" if match else text
+
+
+FILTERS = {"safe_html": safe_html, "css_token": css_token, "short_time": short_time}
+
+
+def register(app) -> None:
+    app.jinja_env.filters.update(FILTERS)
