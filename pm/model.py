@@ -1,0 +1,109 @@
+"""The values pm knows: fields, allowed values, the Task record, who acts."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from pm.errors import InvalidValue
+
+STATUSES = ("open", "in-progress", "review", "done", "wontfix")
+FINISHED = ("done", "wontfix")
+PRIORITIES = ("P0", "P1", "P2", "P3")
+KINDS = ("task", "bug", "feature", "chore", "docs", "review", "spike")
+LINK_TYPES = ("related", "blocks", "blocked-by", "spawned-from", "duplicates")
+# Link types written on both tasks: adding "412 blocks 413" also writes "413 blocked-by 412".
+INVERSE_LINK = {"blocks": "blocked-by", "blocked-by": "blocks", "related": "related"}
+ROLES = ("ceo", "worker", "human")
+SECTIONS = ("problem", "fix", "verification")
+# Meta fields in the order they are written into <head>.
+META_FIELDS = ("id", "status", "priority", "kind", "sprint", "created", "updated", "owner")
+
+_WHO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]*(/[A-Za-z0-9._@+-]+)?$")
+
+
+@dataclass
+class LogEntry:
+    time: str
+    who: str
+    html: str
+
+
+@dataclass
+class Task:
+    """One task. Summaries from list()/sprint()/search() leave sections and log empty;
+    get() fills everything."""
+
+    id: int
+    title: str
+    status: str = "open"
+    priority: str = "P2"
+    kind: str = "task"
+    sprint_rank: int | None = None
+    created: str = ""
+    updated: str = ""
+    owner: str = ""
+    path: str = ""
+    sections: dict = field(default_factory=dict)
+    links: list = field(default_factory=list)  # [(type, id)]
+    log: list = field(default_factory=list)  # [LogEntry]
+
+    def blockers(self) -> list[int]:
+        return [other for kind, other in self.links if kind == "blocked-by"]
+
+    def compact(self) -> dict:
+        """The ~40-token JSON form used by every listing's --json."""
+        out = {"id": self.id, "title": self.title, "status": self.status, "priority": self.priority,
+               "kind": self.kind}
+        if self.sprint_rank is not None:
+            out["sprint"] = self.sprint_rank
+        if self.owner:
+            out["owner"] = self.owner
+        return out
+
+    def full(self) -> dict:
+        """The complete JSON form (pm show --json, pm export)."""
+        return {
+            "id": self.id, "title": self.title, "status": self.status, "priority": self.priority,
+            "kind": self.kind, "sprint": self.sprint_rank, "created": self.created,
+            "updated": self.updated, "owner": self.owner, "path": self.path,
+            "problem": self.sections.get("problem", ""), "fix": self.sections.get("fix", ""),
+            "verification": self.sections.get("verification", ""),
+            "links": [{"type": t, "id": i} for t, i in self.links],
+            "log": [{"time": e.time, "who": e.who, "html": e.html} for e in self.log],
+        }
+
+
+def check(value: str, allowed: tuple, what: str) -> str:
+    if value not in allowed:
+        raise InvalidValue(f"{what} {value!r} is not allowed; use one of: {', '.join(allowed)}")
+    return value
+
+
+def check_who(who: str) -> str:
+    if not _WHO_RE.match(who or ""):
+        raise InvalidValue(f"name {who!r} is not allowed; use letters, digits, . _ - @ + and one /")
+    return who
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts: a role and a session name, from PM_ROLE and PM_SESSION."""
+
+    role: str = "human"
+    session: str = "local"
+
+    @classmethod
+    def from_env(cls, env=None) -> "Actor":
+        env = os.environ if env is None else env
+        role = env.get("PM_ROLE") or "human"
+        check(role, ROLES, "PM_ROLE")
+        session = env.get("PM_SESSION") or env.get("USER") or "local"
+        check_who(session)
+        if "/" in session:
+            raise InvalidValue(f"PM_SESSION {session!r} may not contain '/'")
+        return cls(role, session)
+
+    @property
+    def name(self) -> str:
+        return f"{self.role}/{self.session}"

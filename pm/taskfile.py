@@ -1,0 +1,351 @@
+"""The task file format: render, parse and edit one task's HTML (pure, no I/O).
+
+pm owns a fixed set of lines (see docs/pm-format.md); everything between a section's <h2>
+line and its closing </section> line belongs to whoever wrote it and is never touched by an
+edit. Parsing is line-based and strict: a file that does not follow the format raises
+ParseError with the line number, and pm never rewrites it.
+"""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from pm.errors import ParseError
+from pm.model import (KINDS, LINK_TYPES, META_FIELDS, PRIORITIES, SECTIONS, STATUSES, LogEntry,
+                      Task)
+
+STYLE = ("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;"
+         "padding:0 1rem}.pm-fields{color:#555}section{margin-top:1.5rem}</style>")
+SECTION_TITLES = {"problem": "Problem", "fix": "Fix", "verification": "Verification",
+                  "links": "Links", "log": "Log"}
+ALL_SECTIONS = SECTIONS + ("links", "log")
+
+META_RE = re.compile(r'^<meta name="pm:([a-z]+)" content="([^"]*)">$')
+TITLE_RE = re.compile(r"^<title>(.*)</title>$")
+H1_RE = re.compile(r"^<h1>(.*)</h1>$")
+SECTION_RE = re.compile(r'^<section id="([a-z]+)">$')
+LINK_RE = re.compile(r'^<li data-type="([a-z-]+)" data-id="(\d+)">[a-z-]+ <a href="([^"]*)">#\d+</a></li>$')
+LOG_RE = re.compile(r'^<li data-time="([^"]+)" data-who="([^"]+)"><time datetime="[^"]+">[^<]*</time> '
+                    r"<b>[^<]*</b>: (.*)</li>$")
+FIELDS_PREFIX = '<p class="pm-fields">'
+
+
+def slugify(title: str, limit: int = 48) -> str:
+    """File-name slug: ascii, lower case, dashes; never empty."""
+    text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    slug = slug[:limit].rstrip("-")
+    return slug or "task"
+
+
+def file_name(task_id: int, title: str) -> str:
+    return f"{task_id}-{slugify(title)}.html"
+
+
+def _meta_line(name: str, value: str) -> str:
+    return f'<meta name="pm:{name}" content="{html.escape(value, quote=True)}">\n'
+
+
+def _meta_value(task: Task, name: str) -> str:
+    if name == "sprint":
+        return "" if task.sprint_rank is None else str(task.sprint_rank)
+    return str(getattr(task, name))
+
+
+def fields_line(task: Task) -> str:
+    parts = [f"#{task.id}", '<a href="../overview.html">overview</a>', task.status,
+             task.priority, task.kind]
+    if task.sprint_rank is not None:
+        parts.append(f"sprint #{task.sprint_rank}")
+    if task.owner:
+        parts.append(f"owner {html.escape(task.owner)}")
+    return FIELDS_PREFIX + " · ".join(parts) + "</p>\n"
+
+
+def link_line(kind: str, other: int, href: str) -> str:
+    return (f'<li data-type="{kind}" data-id="{other}">{kind} '
+            f'<a href="{html.escape(href, quote=True)}">#{other}</a></li>\n')
+
+
+def log_line(entry: LogEntry) -> str:
+    shown = entry.time.replace("T", " ")[:16] + "Z" if "T" in entry.time else entry.time
+    body = entry.html.replace("\r\n", "\n").replace("\n", "&#10;")
+    return (f'<li data-time="{html.escape(entry.time, quote=True)}" '
+            f'data-who="{html.escape(entry.who, quote=True)}"><time datetime="'
+            f'{html.escape(entry.time, quote=True)}">{html.escape(shown)}</time> '
+            f"<b>{html.escape(entry.who)}</b>: {body}</li>\n")
+
+
+def _section_body(text: str) -> list[str]:
+    if not text:
+        return []
+    return [text if text.endswith("\n") else text + "\n"]
+
+
+def render(task: Task, hrefs: dict[int, str] | None = None) -> str:
+    """The whole file for a new task. hrefs maps linked ids to their file names."""
+    hrefs = hrefs or {}
+    out = ["<!DOCTYPE html>\n", '<html lang="en">\n', "<head>\n", '<meta charset="utf-8">\n',
+           f"<title>{html.escape(task.title, quote=False)}</title>\n"]
+    out += [_meta_line(name, _meta_value(task, name)) for name in META_FIELDS]
+    out += [STYLE + "\n", "</head>\n", "<body>\n",
+            f"<h1>{html.escape(task.title, quote=False)}</h1>\n", fields_line(task)]
+    for name in SECTIONS:
+        out += [f'<section id="{name}">\n', f"<h2>{SECTION_TITLES[name]}</h2>\n"]
+        out += _section_body(task.sections.get(name, ""))
+        out.append("</section>\n")
+    out += ['<section id="links">\n', "<h2>Links</h2>\n", "<ul>\n"]
+    out += [link_line(k, i, hrefs.get(i, f"{i}.html")) for k, i in task.links]
+    out += ["</ul>\n", "</section>\n", '<section id="log">\n', "<h2>Log</h2>\n", "<ol>\n"]
+    out += [log_line(e) for e in task.log]
+    out += ["</ol>\n", "</section>\n", "</body>\n", "</html>\n"]
+    return "".join(out)
+
+
+class Doc:
+    """A parsed task file: its lines plus where pm's own lines are.
+
+    Edits change only pm's lines; to_text() joins the lines back, so every other byte
+    is kept as it was.
+    """
+
+    def __init__(self, lines: list[str], path: str):
+        self.lines = lines
+        self.path = path
+        self.meta: dict[str, int] = {}  # field -> line index
+        self.title_at = self.h1_at = self.fields_at = -1
+        self.sections: dict[str, tuple[int, int]] = {}  # name -> (first content line, end line)
+        self.links: list[tuple[str, int, str, int]] = []  # (type, id, href, line index)
+        self.log: list[LogEntry] = []
+        self.ul_end = self.ol_end = -1
+
+    def to_text(self) -> str:
+        return "".join(self.lines)
+
+    # -- reading -------------------------------------------------------------------------
+    def value(self, name: str) -> str:
+        return html.unescape(META_RE.match(self.lines[self.meta[name]].rstrip("\r\n")).group(2))
+
+    def title(self) -> str:
+        return html.unescape(TITLE_RE.match(self.lines[self.title_at].rstrip("\r\n")).group(1))
+
+    def section(self, name: str) -> str:
+        start, end = self.sections[name]
+        return "".join(self.lines[start:end])
+
+    def task(self) -> Task:
+        sprint = self.value("sprint")
+        return Task(
+            id=int(self.value("id")), title=self.title(), status=self.value("status"),
+            priority=self.value("priority"), kind=self.value("kind"),
+            sprint_rank=int(sprint) if sprint else None, created=self.value("created"),
+            updated=self.value("updated"), owner=self.value("owner"), path=self.path,
+            sections={name: self.section(name) for name in SECTIONS},
+            links=[(k, i) for k, i, _h, _at in self.links], log=list(self.log))
+
+    # -- editing (pm's lines only) -------------------------------------------------------
+    def set_meta(self, name: str, value: str) -> None:
+        self.lines[self.meta[name]] = _meta_line(name, value)
+
+    def set_title(self, title: str) -> None:
+        self.lines[self.title_at] = f"<title>{html.escape(title, quote=False)}</title>\n"
+        self.lines[self.h1_at] = f"<h1>{html.escape(title, quote=False)}</h1>\n"
+
+    def set_section(self, name: str, text: str) -> None:
+        start, end = self.sections[name]
+        body = _section_body(text)
+        self.lines[start:end] = body
+        self._shift(start, len(body) - (end - start))
+        self.sections[name] = (start, start + len(body))
+
+    def add_link(self, kind: str, other: int, href: str) -> bool:
+        if any(k == kind and i == other for k, i, _h, _a in self.links):
+            return False
+        at = self.ul_end
+        self.lines.insert(at, link_line(kind, other, href))
+        self._shift(at, 1)
+        self.links.append((kind, other, href, at))
+        return True
+
+    def remove_link(self, kind: str, other: int) -> bool:
+        for k, i, _h, at in self.links:
+            if k == kind and i == other:
+                del self.lines[at]
+                self.links = [l for l in self.links if l[3] != at]
+                self._shift(at + 1, -1)
+                return True
+        return False
+
+    def set_link_href(self, index: int, href: str) -> None:
+        kind, other, _old, at = self.links[index]
+        self.lines[at] = link_line(kind, other, href)
+        self.links[index] = (kind, other, href, at)
+
+    def append_log(self, entry: LogEntry) -> None:
+        at = self.ol_end
+        self.lines.insert(at, log_line(entry))
+        self._shift(at, 1)
+        self.log.append(entry)
+
+    def refresh_fields(self) -> None:
+        self.lines[self.fields_at] = fields_line(self.task())
+
+    def _shift(self, at: int, delta: int) -> None:
+        """Keep recorded line indexes right after lines were inserted/removed at `at`."""
+        if not delta:
+            return
+        move = lambda i: i + delta if i >= at else i  # noqa: E731
+        self.meta = {k: move(v) for k, v in self.meta.items()}
+        self.title_at, self.h1_at, self.fields_at = map(move, (self.title_at, self.h1_at, self.fields_at))
+        self.sections = {k: (s if s < at else s + delta, e if e < at else e + delta)
+                         for k, (s, e) in self.sections.items()}
+        self.links = [(k, i, h, move(a)) for k, i, h, a in self.links]
+        self.ul_end, self.ol_end = move(self.ul_end), move(self.ol_end)
+
+
+def parse(text: str, path: str = "<task>") -> Doc:
+    """Parse and validate a task file; raise ParseError naming the first fault."""
+    lines = text.splitlines(keepends=True)
+    doc = Doc(lines, path)
+    bare = [l.rstrip("\r\n") for l in lines]
+
+    def fail(index: int, problem: str):
+        raise ParseError(path, index + 1, problem)
+
+    section_at: dict[str, int] = {}
+    head_end = None
+    for i, line in enumerate(bare):
+        if head_end is None:
+            if line == "</head>":
+                head_end = i
+                continue
+            m = META_RE.match(line)
+            if m:
+                name = m.group(1)
+                if name not in META_FIELDS:
+                    fail(i, f'unknown field "pm:{name}"')
+                if name in doc.meta:
+                    fail(i, f'field "pm:{name}" appears twice')
+                doc.meta[name] = i
+            elif TITLE_RE.match(line):
+                if doc.title_at >= 0:
+                    fail(i, "<title> appears twice")
+                doc.title_at = i
+            continue
+        m = SECTION_RE.match(line)
+        if m:
+            name = m.group(1)
+            if name in section_at:
+                fail(i, f'section "{name}" appears twice (its opening line is reserved)')
+            if name not in ALL_SECTIONS:
+                fail(i, f'unknown section "{name}"; sections are {", ".join(ALL_SECTIONS)}')
+            section_at[name] = i
+        elif doc.h1_at < 0 and H1_RE.match(line):
+            doc.h1_at = i
+        elif doc.fields_at < 0 and line.startswith(FIELDS_PREFIX):
+            doc.fields_at = i
+    if head_end is None:
+        fail(len(lines) - 1 if lines else 0, "no </head> line")
+    for name in META_FIELDS:
+        if name not in doc.meta:
+            fail(head_end, f'missing <meta name="pm:{name}" content="..."> line')
+    if doc.title_at < 0:
+        fail(head_end, "missing <title>...</title> line")
+    if doc.h1_at < 0:
+        fail(head_end, "missing <h1>...</h1> line")
+    if doc.fields_at < 0:
+        fail(doc.h1_at, f'missing {FIELDS_PREFIX}...</p> line after <h1>')
+    for name in ALL_SECTIONS:
+        if name not in section_at:
+            fail(len(lines) - 1, f'missing <section id="{name}"> line')
+    order = [section_at[n] for n in ALL_SECTIONS]
+    if order != sorted(order):
+        fail(min(order), f"sections must appear in this order: {', '.join(ALL_SECTIONS)}")
+    if not doc.h1_at < doc.fields_at < order[0]:
+        fail(doc.h1_at, "<h1> and the pm-fields line must come before the sections")
+
+    ends = order[1:] + [None]
+    for name, start, nxt in zip(ALL_SECTIONS, order, ends):
+        if start + 1 >= len(bare) or not bare[start + 1].startswith("<h2>"):
+            fail(start + 1, f'section "{name}" must start with an <h2> line')
+        limit = nxt if nxt is not None else len(bare)
+        close = next((j for j in range(limit - 1, start + 1, -1) if bare[j] == "</section>"), None)
+        if close is None:
+            fail(limit - 1, f'section "{name}" has no closing </section> line')
+        if nxt is not None and any(bare[j].strip() for j in range(close + 1, nxt)):
+            fail(close + 1, f'text between section "{name}" and the next section')
+        doc.sections[name] = (start + 2, close)
+
+    _parse_links(doc, bare, fail)
+    _parse_log(doc, bare, fail)
+    tail = [l for l in bare[doc.sections["log"][1] + 1:] if l.strip()]
+    if tail != ["</body>", "</html>"]:
+        fail(doc.sections["log"][1] + 1, "the log section must be followed by </body> and </html> only")
+    _check_values(doc, fail)
+    return doc
+
+
+def _parse_links(doc: Doc, bare: list[str], fail) -> None:
+    start, end = doc.sections["links"]
+    body = [j for j in range(start, end) if bare[j].strip()]
+    if not body or bare[body[0]] != "<ul>" or bare[body[-1]] != "</ul>":
+        fail(start, "the links section must hold one <ul> ... </ul> list")
+    for j in body[1:-1]:
+        m = LINK_RE.match(bare[j])
+        if not m:
+            fail(j, 'a link line must read <li data-type="TYPE" data-id="N">TYPE <a href="FILE">#N</a></li>')
+        if m.group(1) not in LINK_TYPES:
+            fail(j, f"link type {m.group(1)!r} is not one of {', '.join(LINK_TYPES)}")
+        doc.links.append((m.group(1), int(m.group(2)), html.unescape(m.group(3)), j))
+    doc.ul_end = body[-1]
+
+
+def _parse_log(doc: Doc, bare: list[str], fail) -> None:
+    start, end = doc.sections["log"]
+    body = [j for j in range(start, end) if bare[j].strip()]
+    if not body or bare[body[0]] != "<ol>" or bare[body[-1]] != "</ol>":
+        fail(start, "the log section must hold one <ol> ... </ol> list")
+    for j in body[1:-1]:
+        m = LOG_RE.match(bare[j])
+        if not m:
+            fail(j, 'a log line must read <li data-time="T" data-who="W"><time ...>...</time> <b>W</b>: TEXT</li>')
+        doc.log.append(LogEntry(html.unescape(m.group(1)), html.unescape(m.group(2)), m.group(3)))
+    doc.ol_end = body[-1]
+
+
+def _check_values(doc: Doc, fail) -> None:
+    checks = {"status": STATUSES, "priority": PRIORITIES, "kind": KINDS}
+    for name, allowed in checks.items():
+        value = doc.value(name)
+        if value not in allowed:
+            fail(doc.meta[name], f"pm:{name} {value!r} is not one of {', '.join(allowed)}")
+    if not re.fullmatch(r"[1-9]\d*", doc.value("id")):
+        fail(doc.meta["id"], f"pm:id {doc.value('id')!r} is not a positive number")
+    sprint = doc.value("sprint")
+    if sprint and not re.fullmatch(r"[1-9]\d*", sprint):
+        fail(doc.meta["sprint"], f"pm:sprint {sprint!r} is not empty or a positive rank")
+
+
+# -- fast summary for the listing cache: head metas + link lines, no full validation ----------
+_FAST_META = re.compile(r'^<meta name="pm:([a-z]+)" content="([^"]*)">\r?$', re.M)
+_FAST_TITLE = re.compile(r"^<title>(.*)</title>\r?$", re.M)
+_FAST_LINK = re.compile(r'^<li data-type="([a-z-]+)" data-id="(\d+)">', re.M)
+
+
+def summary(text: str) -> tuple | None:
+    """(id, title, status, priority, kind, sprint, created, updated, owner, links) or None
+    when the file is not a well-formed task (lint then names the fault)."""
+    head_end = text.find("</head>")
+    if head_end < 0:
+        return None
+    head = text[:head_end]
+    meta = {k: html.unescape(v) for k, v in _FAST_META.findall(head)}
+    title = _FAST_TITLE.search(head)
+    if title is None or not all(k in meta for k in META_FIELDS) or not meta["id"].isdigit():
+        return None
+    links = tuple((k, int(i)) for k, i in _FAST_LINK.findall(text, head_end))
+    sprint = meta["sprint"]
+    return (int(meta["id"]), html.unescape(title.group(1)), meta["status"], meta["priority"],
+            meta["kind"], int(sprint) if sprint.isdigit() else None, meta["created"],
+            meta["updated"], meta["owner"], links)

@@ -1,0 +1,597 @@
+"""Tracker: one tracker directory (a git repo of its own) and every operation on it.
+
+Each change runs the same steps (Tracker._change): take the lock, read and validate the
+touched files, apply the edit, write each file atomically (temp + rename), regenerate
+overview.html, commit exactly the touched paths naming who acted, release the lock.
+"""
+from __future__ import annotations
+
+import html
+import os
+import re
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from pm import gitrepo, graph, store, taskfile
+from pm.errors import (Conflict, InvalidValue, NothingReady, ParseError, PmError, RoleRefused,
+                       TaskNotFound, TrackerNotFound)
+from pm.lock import locked
+from pm.model import (FINISHED, INVERSE_LINK, KINDS, LINK_TYPES, PRIORITIES, SECTIONS, STATUSES,
+                      Actor, LogEntry, Task, check, check_who)
+from pm.overview import render_overview
+
+MARKER = ".pmtracker"
+OVERVIEW = "overview.html"
+TASKS = "tasks"
+GITATTRIBUTES = "overview.html merge=pm-overview\n"
+SETUP_STAMP = "setup-1"
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _clean_title(title: str) -> str:
+    title = " ".join((title or "").split())
+    if not title:
+        raise InvalidValue("a task needs a title")
+    return title
+
+
+@dataclass
+class HistoryEntry:
+    commit: str
+    who: str  # role/session from the commit's trailers (or its author)
+    date: str
+    message: str
+    diff: str
+
+
+@dataclass
+class AuditFinding:
+    commit: str
+    who: str
+    date: str
+    task_id: int
+    change: str  # e.g. "'' -> '3'"
+    problem: str
+
+
+def _task_from_summary(name: str, s: tuple) -> Task:
+    return Task(id=s[0], title=s[1], status=s[2], priority=s[3], kind=s[4], sprint_rank=s[5],
+                created=s[6], updated=s[7], owner=s[8], path=f"{TASKS}/{name}", links=list(s[9]))
+
+
+class Tracker:
+    """A tracker directory. Reading needs no lock; every change takes the tracker lock."""
+
+    def __init__(self, path: str, actor: Actor | None = None):
+        self.root = os.path.abspath(path)
+        if not os.path.isfile(os.path.join(self.root, MARKER)):
+            raise TrackerNotFound(f"{self.root} is not a pm tracker (no {MARKER}); "
+                                  f"create one with: PM_DIR={self.root} pm init")
+        self.tasks_dir = os.path.join(self.root, TASKS)
+        self.pm_dir = os.path.join(self.root, ".git", "pm")
+        self._actor = actor
+        self.lock_timeout = float(os.environ.get("PM_LOCK_TIMEOUT", "60"))
+
+    @property
+    def actor(self) -> Actor:
+        if self._actor is None:
+            self._actor = Actor.from_env()
+        return self._actor
+
+    # -- finding and creating --------------------------------------------------------------
+    @classmethod
+    def find(cls, start: str | None = None, actor: Actor | None = None) -> "Tracker":
+        """PM_DIR if set, else the nearest directory holding .pmtracker from start upwards."""
+        env = os.environ.get("PM_DIR")
+        if env:
+            return cls(env, actor)
+        here = os.path.abspath(start or os.getcwd())
+        while True:
+            if os.path.isfile(os.path.join(here, MARKER)):
+                return cls(here, actor)
+            parent = os.path.dirname(here)
+            if parent == here:
+                raise TrackerNotFound("no pm tracker here or in any parent directory; set PM_DIR "
+                                      "or create one with: PM_DIR=DIR pm init")
+            here = parent
+
+    @classmethod
+    def init(cls, path: str, actor: Actor | None = None) -> "Tracker":
+        """Create a tracker in path (a new git repo, or an existing empty-of-pm one)."""
+        root = os.path.abspath(path)
+        if os.path.isfile(os.path.join(root, MARKER)):
+            raise PmError(f"{root} already holds a pm tracker")
+        os.makedirs(os.path.join(root, TASKS), exist_ok=True)
+        if not os.path.isdir(os.path.join(root, ".git")):
+            gitrepo.init(root)
+        _write_atomic(os.path.join(root, MARKER), "pm tracker, format 1; see docs/pm-format.md\n")
+        _write_atomic(os.path.join(root, ".gitattributes"), GITATTRIBUTES)
+        _write_atomic(os.path.join(root, TASKS, ".keep"), "")
+        tracker = cls(root, actor)
+        tracker._ensure_setup(force=True)
+        with tracker._locked():
+            _write_atomic(os.path.join(root, OVERVIEW), render_overview([]))
+            tracker._commit([MARKER, ".gitattributes", f"{TASKS}/.keep", OVERVIEW],
+                            "pm: init tracker")
+        return tracker
+
+    # -- reading ---------------------------------------------------------------------------
+    def _summaries(self) -> dict[str, tuple | None]:
+        self._ensure_setup()
+        return store.load(self.tasks_dir, os.path.join(self.pm_dir, "cache.pickle"))
+
+    def all(self) -> list[Task]:
+        """Every well-formed task as a summary (sections and log left empty), by id."""
+        tasks = [_task_from_summary(n, s) for n, s in self._summaries().items() if s]
+        tasks.sort(key=lambda t: (t.id, t.path))
+        return tasks
+
+    def malformed(self) -> list[str]:
+        """Relative paths of task files the listing cache could not read (see lint)."""
+        return sorted(f"{TASKS}/{n}" for n, s in self._summaries().items() if s is None)
+
+    def list(self, status=None, priority=None, kind=None, sprint=None, text=None) -> list[Task]:
+        """Filtered summaries. Each filter takes a value or a list of values; sprint=True
+        keeps sprint tasks, sprint=False the others; text matches title (case-insensitive)."""
+        def as_set(value):
+            return None if value is None else ({value} if isinstance(value, str) else set(value))
+        statuses, priorities, kinds = as_set(status), as_set(priority), as_set(kind)
+        needle = text.lower() if text else None
+        out = []
+        for t in self.all():
+            if statuses and t.status not in statuses:
+                continue
+            if priorities and t.priority not in priorities:
+                continue
+            if kinds and t.kind not in kinds:
+                continue
+            if sprint is not None and (t.sprint_rank is not None) != bool(sprint):
+                continue
+            if needle and needle not in t.title.lower():
+                continue
+            out.append(t)
+        return out
+
+    def _file_of(self, task_id: int) -> str:
+        """File name of a task; a directory listing, no stats, so show stays fast."""
+        prefix = f"{int(task_id)}-"
+        names = sorted(n for n in os.listdir(self.tasks_dir)
+                       if n.startswith(prefix) and n.endswith(".html"))
+        if not names:
+            raise TaskNotFound(task_id)
+        return names[0]
+
+    def _doc(self, task_id: int) -> taskfile.Doc:
+        name = self._file_of(task_id)
+        rel = f"{TASKS}/{name}"
+        with open(os.path.join(self.tasks_dir, name), encoding="utf-8", newline="") as fh:
+            doc = taskfile.parse(fh.read(), rel)
+        if int(doc.value("id")) != int(task_id):
+            raise ParseError(rel, doc.meta["id"] + 1,
+                             f"file name says {task_id} but pm:id says {doc.value('id')}")
+        return doc
+
+    def get(self, task_id: int) -> Task:
+        """The full task (sections, links, log). Raises TaskNotFound or ParseError."""
+        return self._doc(task_id).task()
+
+    def ready(self) -> list[Task]:
+        return graph.analyse(self.all())[0]
+
+    def blocked(self) -> list[tuple[Task, list[int], bool]]:
+        """[(task, open blocker ids, in a dependency cycle)]."""
+        return graph.analyse(self.all())[1]
+
+    def sprint(self) -> list[Task]:
+        """Sprint tasks by rank."""
+        return sorted((t for t in self.all() if t.sprint_rank is not None),
+                      key=lambda t: (t.sprint_rank, t.id))
+
+    def backlog(self) -> list[Task]:
+        """Every task ordered as the overview's backlog: by status, then priority, then id."""
+        from pm.overview import STATUS_ORDER
+        rank = {s: i for i, s in enumerate(STATUS_ORDER)}
+        return sorted(self.all(), key=lambda t: (rank.get(t.status, 99), t.priority, t.id))
+
+    def next_id(self) -> int:
+        """The number the next `pm new` will get."""
+        highest = max((s[0] for s in self._summaries().values() if s), default=0)
+        return max(highest, self._reserved()) + 1
+
+    def search(self, text: str) -> list[Task]:
+        """Tasks whose whole text (tags removed) contains every word of text, case-insensitive."""
+        words = text.lower().split()
+        hits = []
+        for t in self.all():
+            try:
+                with open(os.path.join(self.root, t.path), encoding="utf-8", errors="replace") as fh:
+                    body = html.unescape(re.sub(r"<[^>]*>", " ", fh.read())).lower()
+            except FileNotFoundError:
+                continue
+            if all(w in body for w in words):
+                hits.append(t)
+        return hits
+
+    def grep(self, pattern: str, ignore_case: bool = False) -> list[tuple[int, str, int, str]]:
+        """[(task id, path, line number, line)] for lines matching the regex pattern."""
+        regex = re.compile(pattern, re.I if ignore_case else 0)
+        out = []
+        for t in self.all():
+            try:
+                with open(os.path.join(self.root, t.path), encoding="utf-8", errors="replace") as fh:
+                    for number, line in enumerate(fh, 1):
+                        if regex.search(line):
+                            out.append((t.id, t.path, number, line.rstrip("\n")))
+            except FileNotFoundError:
+                continue
+        return out
+
+    def history(self, task_id: int) -> list[HistoryEntry]:
+        """One task's commits, newest first, each with its diff."""
+        rel = f"{TASKS}/{self._file_of(task_id)}"
+        raw = gitrepo.git(self.root, "log", "-p", "--no-color", "--format=%x00%H%x1f%an%x1f%aI%x1f%B%x1f",
+                          "--", rel)
+        entries = []
+        for chunk in raw.split("\0")[1:]:
+            commit, author, date, body, diff = chunk.split("\x1f", 4)
+            entries.append(HistoryEntry(commit, _who_from(body, author), date,
+                                        body.strip(), diff.strip("\n") + "\n"))
+        return entries
+
+    # -- changing --------------------------------------------------------------------------
+    def new(self, title: str, *, priority: str = "P2", kind: str = "task", status: str = "open",
+            problem: str = "", fix: str = "", verification: str = "", owner: str = "",
+            links: list | tuple = ()) -> Task:
+        """Create a task under a freshly reserved number; returns it."""
+        title = _clean_title(title)
+        check(priority, PRIORITIES, "priority")
+        check(kind, KINDS, "kind")
+        check(status, STATUSES, "status")
+        if owner:
+            check_who(owner)
+        links = [(check(k, LINK_TYPES, "link type"), int(i)) for k, i in links]
+        with self._locked():
+            summaries = self._summaries()
+            task_id = self._reserve(summaries)
+            stamp = now()
+            task = Task(id=task_id, title=title, status=status, priority=priority, kind=kind,
+                        created=stamp, updated=stamp, owner=owner,
+                        path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
+                        sections={"problem": problem, "fix": fix, "verification": verification},
+                        links=links)
+            files = {s[0]: n for n, s in summaries.items() if s}
+            for _k, other in links:
+                if other not in files:
+                    raise TaskNotFound(other)
+            _create_exclusive(os.path.join(self.root, task.path),
+                              taskfile.render(task, {i: files[i] for _k, i in links}))
+            touched = [task.path]
+            try:
+                for kind_, other in links:
+                    inverse = INVERSE_LINK.get(kind_)
+                    if inverse:
+                        doc = self._doc(other)
+                        if doc.add_link(inverse, task_id, os.path.basename(task.path)):
+                            self._save(doc, stamp)
+                            touched.append(doc.path)
+                self._commit_with_overview(touched, f"pm: new #{task_id} {_q(title)}")
+            except BaseException:
+                # Nothing committed: take the new file back so no half-done task stays behind.
+                os.unlink(os.path.join(self.root, task.path))
+                raise
+        return task
+
+    def set_status(self, task_id: int, status: str, expect=None) -> Task:
+        """Set the status; with expect (a status or a list), fail unless the task is in it."""
+        check(status, STATUSES, "status")
+        expected = None if expect is None else ((expect,) if isinstance(expect, str) else tuple(expect))
+
+        def edit(doc):
+            current = doc.value("status")
+            if expected is not None and current not in expected:
+                raise Conflict(f"task {task_id} is {current}, not {' or '.join(expected)}; "
+                               "see pm show " + str(task_id))
+            doc.set_meta("status", status)
+            return f"{current} -> {status}"
+        return self._change_one(task_id, edit, "status")
+
+    def start(self, task_id: int) -> Task:
+        """open -> in-progress (compare-and-set), owned by whoever acts."""
+        return self.claim(task_id)
+
+    def done(self, task_id: int) -> Task:
+        return self.set_status(task_id, "done")
+
+    def claim(self, task_id: int | None = None) -> Task:
+        """Take a task: open -> in-progress with owner = who acts. Without an id, the first
+        ready task in work order; exactly one of many racing callers gets each task."""
+        if task_id is not None:
+            return self._claim_one(int(task_id))
+        with self._locked():
+            ready = graph.analyse(self.all())[0]
+            if not ready:
+                raise NothingReady("no task is ready (open and not blocked); see pm blocked")
+            return self._claim_one(ready[0].id, locked_already=True)
+
+    def _claim_one(self, task_id: int, locked_already: bool = False) -> Task:
+        who = self.actor.name
+
+        def edit(doc):
+            current = doc.value("status")
+            if current != "open":
+                raise Conflict(f"task {task_id} is {current}, not open; someone else has it "
+                               f"(owner {doc.value('owner') or 'none'})")
+            doc.set_meta("status", "in-progress")
+            doc.set_meta("owner", who)
+            return f"claimed by {who}"
+        return self._change_one(task_id, edit, "claim", locked_already=locked_already)
+
+    def set(self, task_id: int, **fields) -> Task:
+        """Set title, priority, kind, status, owner or a section (problem/fix/verification)."""
+        allowed = {"title", "priority", "kind", "status", "owner", *SECTIONS}
+        unknown = set(fields) - allowed
+        if unknown:
+            raise InvalidValue(f"cannot set {', '.join(sorted(unknown))}; settable: "
+                               f"{', '.join(sorted(allowed))} (the sprint changes with promote/demote/rank)")
+        if "title" in fields:
+            fields["title"] = _clean_title(fields["title"])
+        for name, allowed_values in (("priority", PRIORITIES), ("kind", KINDS), ("status", STATUSES)):
+            if name in fields:
+                check(fields[name], allowed_values, name)
+        if fields.get("owner"):
+            check_who(fields["owner"])
+
+        def edit(doc):
+            for name, value in fields.items():
+                if name == "title":
+                    doc.set_title(value)
+                elif name in SECTIONS:
+                    doc.set_section(name, value)
+                else:
+                    doc.set_meta(name, value)
+            return ", ".join(sorted(fields))
+        return self._change_one(task_id, edit, "set")
+
+    def log(self, task_id: int, message: str, html_text: bool = False) -> Task:
+        """Append a log entry (plain text is escaped; html_text=True keeps it as HTML)."""
+        if not message.strip():
+            raise InvalidValue("a log entry needs text")
+        body = message.strip() if html_text else html.escape(message.strip(), quote=False)
+        who = self.actor.name
+
+        def edit(doc):
+            doc.append_log(LogEntry(now(), who, body))
+            return "log"
+        return self._change_one(task_id, edit, "log")
+
+    def link(self, task_id: int, kind: str, other: int) -> Task:
+        """Add a typed link; blocks/blocked-by/related are also written on the other task."""
+        return self._relink(int(task_id), check(kind, LINK_TYPES, "link type"), int(other), add=True)
+
+    def unlink(self, task_id: int, kind: str, other: int) -> Task:
+        return self._relink(int(task_id), check(kind, LINK_TYPES, "link type"), int(other), add=False)
+
+    def _relink(self, task_id: int, kind: str, other: int, add: bool) -> Task:
+        if task_id == other:
+            raise InvalidValue(f"task {task_id} cannot link to itself")
+        with self._locked():
+            doc, peer = self._doc(task_id), self._doc(other)
+            stamp = now()
+            changed = []
+            if add:
+                if doc.add_link(kind, other, os.path.basename(peer.path)):
+                    changed.append(doc)
+                inverse = INVERSE_LINK.get(kind)
+                if inverse and peer.add_link(inverse, task_id, os.path.basename(doc.path)):
+                    changed.append(peer)
+            else:
+                if doc.remove_link(kind, other):
+                    changed.append(doc)
+                inverse = INVERSE_LINK.get(kind)
+                if inverse and peer.remove_link(inverse, task_id):
+                    changed.append(peer)
+            if changed:
+                for d in changed:
+                    self._save(d, stamp)
+                verb = "link" if add else "unlink"
+                self._commit_with_overview([d.path for d in changed],
+                                           f"pm: #{task_id} {verb} {kind} #{other}")
+            return doc.task()
+
+    # -- the sprint (ceo only) -------------------------------------------------------------
+    def promote(self, task_id: int, rank: int | None = None) -> Task:
+        """Put a task into the sprint at rank (default: last)."""
+        return self._resprint(int(task_id), rank, "promote")
+
+    def rank(self, task_id: int, rank: int) -> Task:
+        """Move a sprint task to rank (1 = top); others shift to make room."""
+        return self._resprint(int(task_id), int(rank), "rank")
+
+    def demote(self, task_id: int) -> Task:
+        """Take a task out of the sprint."""
+        return self._resprint(int(task_id), None, "demote")
+
+    def _resprint(self, task_id: int, rank: int | None, verb: str) -> Task:
+        actor = self.actor
+        if actor.role != "ceo":
+            raise RoleRefused(f"only the ceo role may {verb} sprint tasks; you act as "
+                              f"{actor.name} (PM_ROLE={actor.role}). File or log instead, or "
+                              "ask the ceo session")
+        if rank is not None and rank < 1:
+            raise InvalidValue("sprint ranks start at 1")
+        with self._locked():
+            tasks = self.all()
+            if not any(t.id == task_id for t in tasks):
+                raise TaskNotFound(task_id)
+            order = [t.id for t in sorted((t for t in tasks if t.sprint_rank is not None),
+                                          key=lambda t: (t.sprint_rank, t.id))]
+            was_in = task_id in order
+            if verb == "rank" and not was_in:
+                raise Conflict(f"task {task_id} is not in the sprint; promote it first")
+            if verb == "demote" and not was_in:
+                raise Conflict(f"task {task_id} is not in the sprint")
+            if verb == "promote" and was_in:
+                raise Conflict(f"task {task_id} is already in the sprint at rank "
+                               f"{order.index(task_id) + 1}; use pm rank to move it")
+            if was_in:
+                order.remove(task_id)
+            if verb != "demote":
+                position = len(order) if rank is None else min(rank - 1, len(order))
+                order.insert(position, task_id)
+            wanted = {tid: i for i, tid in enumerate(order, 1)}
+            current = {t.id: t.sprint_rank for t in tasks}
+            stamp = now()
+            touched, changes = [], []
+            for tid in sorted(set(wanted) | {task_id}):
+                new_rank = wanted.get(tid)
+                if current.get(tid) == new_rank:
+                    continue
+                doc = self._doc(tid)
+                doc.set_meta("sprint", "" if new_rank is None else str(new_rank))
+                self._save(doc, stamp)
+                touched.append(doc.path)
+                changes.append(f"#{tid} {current.get(tid) or '-'} -> {new_rank or '-'}")
+            trailer = f"PM-Sprint: {verb} #{task_id}; " + ", ".join(changes)
+            if touched:
+                self._commit_with_overview(touched, f"pm: {verb} #{task_id}", [trailer])
+            return self.get(task_id)
+
+    # -- the plumbing of a change ----------------------------------------------------------
+    def _change_one(self, task_id: int, edit, verb: str, locked_already: bool = False) -> Task:
+        def run():
+            doc = self._doc(int(task_id))
+            detail = edit(doc)
+            self._save(doc, now())
+            self._commit_with_overview([doc.path], f"pm: #{task_id} {verb}: {detail} "
+                                                   f"{_q(doc.title())}")
+            return doc.task()
+        if locked_already:
+            return run()
+        with self._locked():
+            return run()
+
+    def _save(self, doc: taskfile.Doc, stamp: str) -> None:
+        doc.set_meta("updated", stamp)
+        doc.refresh_fields()
+        _write_atomic(os.path.join(self.root, doc.path), doc.to_text())
+
+    def _commit_with_overview(self, paths: list[str], message: str, trailers=()) -> str:
+        self.write_overview()
+        return self._commit(list(dict.fromkeys(paths)) + [OVERVIEW], message, trailers)
+
+    def _commit(self, paths: list[str], message: str, trailers=()) -> str:
+        actor = self.actor
+        lines = [message, "", f"PM-Role: {actor.role}", f"PM-Session: {actor.session}", *trailers]
+        return gitrepo.commit_paths(self.root, paths, "\n".join(lines) + "\n", actor.name,
+                                    f"{actor.session}@{actor.role}.pm.invalid")
+
+    def overview_html(self) -> str:
+        return render_overview(self.all())
+
+    def write_overview(self) -> bool:
+        """Regenerate overview.html; True if it changed."""
+        text = self.overview_html()
+        path = os.path.join(self.root, OVERVIEW)
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                if fh.read() == text:
+                    return False
+        except FileNotFoundError:
+            pass
+        _write_atomic(path, text)
+        return True
+
+    def commit_overview(self) -> bool:
+        """Regenerate and commit overview.html if it drifted (used after merges)."""
+        with self._locked():
+            if not self.write_overview() and not self._dirty(OVERVIEW):
+                return False
+            self._commit([OVERVIEW], "pm: regenerate overview")
+            return True
+
+    def _dirty(self, rel: str) -> bool:
+        out = gitrepo.git(self.root, "status", "--porcelain", "--", rel)
+        return bool(out.strip())
+
+    @contextmanager
+    def _locked(self):
+        os.makedirs(self.pm_dir, exist_ok=True)
+        with locked(os.path.join(self.pm_dir, "lock"), f"{self.actor.name} {' '.join(sys.argv[1:3])}",
+                    self.lock_timeout):
+            yield
+
+    # -- numbers ---------------------------------------------------------------------------
+    def _reserved(self) -> int:
+        try:
+            with open(os.path.join(self.pm_dir, "next"), encoding="ascii") as fh:
+                return int(fh.read().strip() or 0)
+        except (FileNotFoundError, ValueError):
+            return 0
+
+    def _reserve(self, summaries: dict, count: int = 1) -> int:
+        """Under the lock: the first of `count` numbers nobody was ever given in this clone."""
+        highest = max((s[0] for s in summaries.values() if s), default=0)
+        # Files the cache could not read still own their number (from their name).
+        for name, s in summaries.items():
+            if s is None and name.split("-", 1)[0].isdigit():
+                highest = max(highest, int(name.split("-", 1)[0]))
+        first = max(highest, self._reserved()) + 1
+        _write_atomic(os.path.join(self.pm_dir, "next"), f"{first + count - 1}\n")
+        return first
+
+    # -- repo setup: merge driver and hook so merges of overview.html never conflict -------
+    def _ensure_setup(self, force: bool = False) -> None:
+        stamp = os.path.join(self.pm_dir, SETUP_STAMP)
+        if not force and os.path.exists(stamp):
+            return
+        try:
+            os.makedirs(self.pm_dir, exist_ok=True)
+            gitrepo.git(self.root, "config", "merge.pm-overview.name",
+                        "pm: keep ours, regenerated after the merge")
+            gitrepo.git(self.root, "config", "merge.pm-overview.driver", "true")
+            hook = os.path.join(self.root, ".git", "hooks", "post-merge")
+            if not os.path.exists(hook):
+                os.makedirs(os.path.dirname(hook), exist_ok=True)
+                _write_atomic(hook, "#!/bin/sh\n# pm: regenerate overview.html from the merged tasks\n"
+                                    f'PM_DIR="$(pwd)" exec "{sys.executable}" -m pm.cli overview --commit --quiet\n')
+                os.chmod(hook, 0o755)
+            _write_atomic(stamp, "merge driver and post-merge hook installed\n")
+        except (OSError, PmError):
+            pass  # read-only trackers still work for reading
+
+
+def _who_from(body: str, author: str) -> str:
+    role = re.search(r"^PM-Role: (\S+)", body, re.M)
+    session = re.search(r"^PM-Session: (\S+)", body, re.M)
+    if role and session:
+        return f"{role.group(1)}/{session.group(1)}"
+    return author
+
+
+def _q(title: str) -> str:
+    return '"' + (title if len(title) <= 60 else title[:57] + "...") + '"'
+
+
+def _write_atomic(path: str, text: str) -> None:
+    tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def _create_exclusive(path: str, text: str) -> None:
+    """Write a new file completely, then link it into place: fails if the name exists."""
+    tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise Conflict(f"{path} already exists; pm never overwrites a task file") from None
+    finally:
+        os.unlink(tmp)
