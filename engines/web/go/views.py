@@ -1,0 +1,71 @@
+"""The Go blueprint: the board page and the stateless JSON API (`/api/go/...`)."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template
+
+from engines.web.go import schemas, session
+from engines.web.go.record import (game_from_sgf, game_to_sgf, parse_budget, parse_game,
+                                   parse_move)
+from engines.web.validation import json_body
+
+bp = Blueprint("go", __name__)
+
+
+def _game(body: dict):
+    return parse_game(body["game"], current_app.config["MAX_MOVES"])
+
+
+@bp.get("/go")
+def page():
+    """The Go board page; the JavaScript reads the API base from a data attribute."""
+    caps = {k: current_app.config[k] for k in ("MAX_PLAYOUTS", "MAX_SECONDS", "DEFAULT_PLAYOUTS")}
+    return render_template("go/page.html", caps=caps, min_size=schemas.MIN_SIZE,
+                           max_size=schemas.MAX_SIZE)
+
+
+@bp.post("/api/go/state")
+def state():
+    """Replay a game record: every position, legal moves, the result once it ended."""
+    body = json_body("StateRequest", schemas.SCHEMAS)
+    return session.replay_state(_game(body))
+
+
+@bp.post("/api/go/play")
+def play():
+    """Play one move on top of a game record."""
+    body = json_body("PlayRequest", schemas.SCHEMAS)
+    game = _game(body)
+    return session.play_state(game, parse_move(body["move"], game.size, "move"))
+
+
+@bp.post("/api/go/genmove")
+def genmove():
+    """The engine plays a move for the side to move within the (capped) budget."""
+    body = json_body("SearchRequest", schemas.SCHEMAS)
+    budget = parse_budget(body.get("budget"), current_app.config)
+    return session.genmove(_game(body), budget, body.get("seed", 0))
+
+
+@bp.post("/api/go/analyze")
+def analyze():
+    """Analyse the position for the side to move within the (capped) budget."""
+    body = json_body("SearchRequest", schemas.SCHEMAS)
+    budget = parse_budget(body.get("budget"), current_app.config)
+    return session.analyze(_game(body), budget, body.get("seed", 0))
+
+
+@bp.post("/api/go/sgf/export")
+def sgf_export():
+    """The game as SGF text (the result included once the game ended)."""
+    game = _game(json_body("StateRequest", schemas.SCHEMAS))
+    result = session.replay_state(game)["result"]
+    return {"sgf": game_to_sgf(game, result["text"] if result else None),
+            "filename": f"go-{game.size}x{game.size}-{len(game.moves)}-moves.sgf"}
+
+
+@bp.post("/api/go/sgf/import")
+def sgf_import():
+    """Read SGF text into a game record and replay it."""
+    body = json_body("SgfImportRequest", schemas.SCHEMAS)
+    game = game_from_sgf(body["sgf"], current_app.config["MAX_MOVES"])
+    return {"game": game.to_json(), "state": session.replay_state_as(game, "sgf")}

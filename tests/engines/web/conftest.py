@@ -1,0 +1,30 @@
+"""Fixtures for the arcade: a Flask test client, and real servers (waitress, nginx)."""
+import pytest
+
+from engines.web import create_app
+from tests.engines.web.servers import running_arcade, running_nginx
+
+
+@pytest.fixture
+def app():
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def arcade_url():
+    """The arcade under waitress, as `engines serve` runs it."""
+    with running_arcade() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def proxied_url(arcade_url):
+    """The same arcade behind a private nginx under /task-x/."""
+    port = int(arcade_url.rsplit(":", 1)[1])
+    with running_nginx(port, "/task-x/") as url:
+        yield url

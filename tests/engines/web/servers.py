@@ -1,0 +1,111 @@
+"""Real servers for the arcade's tests: waitress on a free port, and nginx in front of it
+under a sub-path (what `instances` does for a review URL)."""
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from waitress.server import create_server
+
+from engines.web import create_app
+
+
+@contextlib.contextmanager
+def running_arcade(config: dict | None = None, threads: int = 8):
+    """The arcade under waitress on 127.0.0.1 and a free port; yields its base URL."""
+    server = create_server(create_app(config), host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown()
+        thread.join(timeout=5)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def nginx_conf(prefix_dir: Path, listen_port: int, upstream_port: int, location: str) -> str:
+    """Pure: an unprivileged nginx.conf proxying `location` (e.g. /task-x/) to the upstream."""
+    tmp = prefix_dir / "tmp"
+    temp_paths = "\n".join(
+        f"    {kind}_temp_path {tmp / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""
+worker_processes 1;
+pid {prefix_dir / 'nginx.pid'};
+error_log {prefix_dir / 'error.log'};
+events {{ worker_connections 256; }}
+http {{
+    access_log {prefix_dir / 'access.log'};
+{temp_paths}
+    server {{
+        listen 127.0.0.1:{listen_port};
+        location {location} {{
+            proxy_pass http://127.0.0.1:{upstream_port}/;
+            proxy_set_header Host $host:$server_port;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Forwarded-Host $host:$server_port;
+            proxy_set_header X-Forwarded-Prefix {location.rstrip('/')};
+        }}
+    }}
+}}
+"""
+
+
+def _wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"nginx exited with {process.returncode}: {log.read_text()}")
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nginx did not answer {url} within {timeout} s")
+
+
+@contextlib.contextmanager
+def running_nginx(upstream_port: int, location: str = "/task-x/"):
+    """A private nginx (own prefix, temp paths, free port) in front of the upstream; yields
+    the URL of `location` through nginx."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    with tempfile.TemporaryDirectory(prefix="arcade-nginx-") as tmp:
+        prefix_dir = Path(tmp)
+        prefix_dir.chmod(0o755)  # run as root, nginx's workers are `nobody`: they need the temp dirs
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (prefix_dir / "tmp" / kind).mkdir(parents=True, mode=0o777)
+            (prefix_dir / "tmp" / kind).chmod(0o777)
+        (prefix_dir / "tmp").chmod(0o755)
+        port = free_port()
+        conf = prefix_dir / "nginx.conf"
+        conf.write_text(nginx_conf(prefix_dir, port, upstream_port, location))
+        log = prefix_dir / "error.log"
+        process = subprocess.Popen(
+            [binary, "-p", str(prefix_dir), "-c", str(conf), "-e", str(log), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            url = f"http://127.0.0.1:{port}{location}"
+            _wait_for(url + "healthz", process, log)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -1,0 +1,54 @@
+"""The app shell: landing page from the registry, pages, health, JSON errors, proxy prefix."""
+import re
+
+from engines.web.plugins import registered_games
+
+URL_ATTRS = re.compile(r'(?:href|src|data-url-[a-z-]+)="([^"]+)"')
+
+
+def test_landing_lists_every_registered_game(client):
+    html = client.get("/").get_data(as_text=True)
+    for game in registered_games():
+        assert f'href="/{game.name}"' in html
+        assert game.title in html
+
+
+def test_go_page_renders_api_urls_from_url_for(client):
+    html = client.get("/go").get_data(as_text=True)
+    assert 'data-url-genmove="/api/go/genmove"' in html
+    assert 'data-url-sgf-import="/api/go/sgf/import"' in html
+    assert '<svg id="board"' in html
+
+
+def test_every_url_stays_under_the_forwarded_prefix(client):
+    for page in ("/", "/go"):
+        html = client.get(page, headers={"X-Forwarded-Prefix": "/task-x"}).get_data(as_text=True)
+        urls = [u for u in URL_ATTRS.findall(html) if not u.startswith("data:")]
+        assert urls, page
+        assert all(u.startswith("/task-x/") for u in urls), urls
+
+
+def test_openapi_server_url_carries_the_prefix(client):
+    doc = client.get("/api/openapi.json", headers={"X-Forwarded-Prefix": "/task-x"}).get_json()
+    assert doc["servers"] == [{"url": "/task-x"}]
+    assert client.get("/api/openapi.json").get_json()["servers"] == [{"url": "/"}]
+
+
+def test_health_names_the_games(client):
+    assert client.get("/healthz").get_json() == {"status": "ok", "games": ["go"]}
+
+
+def test_unknown_api_path_answers_json_404(client):
+    response = client.get("/api/go/nothing")
+    assert response.status_code == 404
+    assert "error" in response.get_json()
+
+
+def test_static_assets_are_served_without_external_hosts(client):
+    html = client.get("/go").get_data(as_text=True)
+    assert "http://" not in html and "https://" not in html
+    for asset in ("arcade.css", "go/app.js", "go/board.js", "go/api.js", "go/analysis.js", "go/coords.js"):
+        response = client.get(f"/static/{asset}")
+        assert response.status_code == 200, asset
+        body = response.get_data(as_text=True)
+        assert "http://" not in body.replace("http://www.w3.org/2000/svg", "") and "https://" not in body
