@@ -1,0 +1,112 @@
+"""Sub-path checks run through nginx after each `up`: the review URL must really work under its
+prefix, not just answer on the backend port."""
+import base64
+import dataclasses
+import os
+import socket
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+MAX_ASSETS = 20
+
+
+@dataclasses.dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+class _AssetParser(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "script" and attrs.get("src"):
+            self.refs.append(attrs["src"])
+        elif tag == "link" and attrs.get("href") and "stylesheet" in (attrs.get("rel") or "") + " " + (attrs.get("as") or ""):
+            self.refs.append(attrs["href"])
+        elif tag == "link" and attrs.get("href") and (attrs.get("rel") or "") in ("icon", "modulepreload", "preload"):
+            self.refs.append(attrs["href"])
+        elif tag == "img" and attrs.get("src"):
+            self.refs.append(attrs["src"])
+
+
+def asset_refs(html: str) -> list[str]:
+    parser = _AssetParser()
+    parser.feed(html)
+    return parser.refs
+
+
+def _location_ok(location: str, prefix: str) -> bool:
+    path = urlsplit(location).path if location else ""
+    return path == prefix or path.startswith(prefix + "/")
+
+
+def websocket_status(base_url: str, path: str, auth: tuple[str, str] | None, timeout: float = 5.0) -> int | None:
+    """Open a websocket handshake on PATH and return the HTTP status of the answer (101 expected)."""
+    parts = urlsplit(base_url)
+    key = base64.b64encode(os.urandom(16)).decode()
+    headers = [f"GET {path} HTTP/1.1", f"Host: {parts.netloc}", "Upgrade: websocket", "Connection: Upgrade",
+               f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+    if auth:
+        token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+        headers.append(f"Authorization: Basic {token}")
+    try:
+        with socket.create_connection((parts.hostname, parts.port or 80), timeout=timeout) as sock:
+            sock.sendall(("\r\n".join(headers) + "\r\n\r\n").encode())
+            status_line = sock.recv(4096).split(b"\r\n", 1)[0].decode(errors="replace")
+    except OSError:
+        return None
+    try:
+        return int(status_line.split()[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def subpath_checks(base_url: str, name: str, auth: tuple[str, str] | None = None,
+                   websocket: str | None = None, timeout: float = 10.0) -> list[Check]:
+    """BASE_URL is nginx's root (http://127.0.0.1:8080); NAME the instance."""
+    prefix = f"/{name}"
+    results = []
+    with httpx.Client(base_url=base_url, auth=auth, timeout=timeout, follow_redirects=False, trust_env=False) as client:
+        resp = client.get(prefix)
+        loc = resp.headers.get("location", "")
+        results.append(Check("redirect", resp.status_code in (301, 302, 307, 308) and urlsplit(loc).path == prefix + "/",
+                             f"{prefix} -> {resp.status_code} {loc}"))
+        url, hops, outside = prefix + "/", 0, []
+        resp = client.get(url)
+        while resp.status_code in (301, 302, 303, 307, 308) and hops < 5:
+            loc = resp.headers.get("location", "")
+            if not _location_ok(loc, prefix):
+                outside.append(loc)
+                break
+            url = urljoin(base_url + url, loc)
+            resp = client.get(url)
+            hops += 1
+        results.append(Check("redirects-under-prefix", not outside,
+                             f"redirect to {outside[0]} leaves {prefix}/" if outside else f"{hops} redirect(s)"))
+        results.append(Check("page", resp.status_code == 200, f"{url} -> {resp.status_code}"))
+        if resp.status_code == 200 and "html" in resp.headers.get("content-type", ""):
+            page_url = str(resp.url)
+            bad = []
+            refs = [r for r in asset_refs(resp.text) if not r.startswith(("data:", "//"))]
+            local = [urljoin(page_url, r) for r in refs if urlsplit(urljoin(page_url, r)).netloc == urlsplit(base_url).netloc]
+            for asset in local[:MAX_ASSETS]:
+                path = urlsplit(asset).path
+                if not _location_ok(path, prefix):
+                    bad.append(f"{path} is outside {prefix}/ (does the app honour X-Forwarded-Prefix?)")
+                    continue
+                status = client.get(asset).status_code
+                if status != 200:
+                    bad.append(f"{path} -> {status}")
+            results.append(Check("assets", not bad, "; ".join(bad) or f"{min(len(local), MAX_ASSETS)} asset(s) load"))
+    if websocket:
+        ws_path = prefix + websocket
+        status = websocket_status(base_url, ws_path, auth)
+        results.append(Check("websocket", status == 101, f"{ws_path} -> {status}"))
+    return results

@@ -1,0 +1,244 @@
+"""`instances`: a live, private review URL per task branch. Thin click layer over instances.core."""
+import json
+import sys
+import time
+
+import click
+
+from instances.errors import ChecksFailed, InstancesError
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def _progress(msg: str):
+    click.echo(f"  {msg}", err=True)
+
+
+def _manager(quiet: bool = False):
+    from instances.core import Instances
+
+    return Instances.from_cwd(progress=None if quiet else _progress)
+
+
+def _run(fn):
+    """Call FN, turning named errors into one-line messages with exit code 1."""
+    try:
+        return fn()
+    except InstancesError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@click.group(context_settings=CONTEXT)
+def main():
+    """A live, private review URL for every task branch.
+
+    Run inside a git repository with an instances.toml. `instances up 412` (a pm task id) or
+    `instances up BRANCH` makes a worktree for the branch, starts the app on a leased
+    127.0.0.1 port, routes /NAME/ to it through a private nginx and prints the URL.
+    """
+
+
+@main.command()
+@click.argument("target")
+@click.option("--name", help="Instance name (default: task-ID for tasks, else the branch as a slug).")
+@click.option("--no-checks", is_flag=True, help="Skip the sub-path checks through nginx.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def up(target, name, no_checks, as_json):
+    """Start an instance for TARGET (a pm task id or a branch) and print its URL last."""
+    mgr = _run(lambda: _manager(quiet=as_json))
+    try:
+        result = mgr.up(target, name=name, run_checks=not no_checks)
+    except ChecksFailed as exc:
+        click.echo(f"Error: {exc}", err=True)
+        click.echo(mgr.url(mgr.plan(target, name)[1]))
+        sys.exit(1)
+    except InstancesError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    for check in result["checks"]:
+        click.echo(f"  check {check['name']}: {'ok' if check['ok'] else 'FAILED'} ({check['detail']})", err=True)
+    if result["pm"] not in ("logged", "no task"):
+        click.echo(f"  note: URL not logged on the task: {result['pm']}", err=True)
+    click.echo(f"  ready in {result['seconds']:.2f}s", err=True)
+    click.echo(result["url"])
+
+
+@main.command()
+@click.argument("name")
+def down(name):
+    """Stop NAME's service and unroute it; the worktree stays."""
+    mgr = _run(_manager)
+    result = _run(lambda: mgr.down(name))
+    click.echo(f"{result['name']} stopped" if result["was_running"] else f"{result['name']} was not running")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Remove even with uncommitted or unmerged work (the branch is kept).")
+def rm(name, force):
+    """Stop NAME and remove its worktree; refuses when it holds uncommitted or unmerged work."""
+    mgr = _run(_manager)
+    result = _run(lambda: mgr.rm(name, force=force))
+    click.echo(f"removed {result['removed']} (branch {result['branch_kept']} kept)")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--no-checks", is_flag=True, help="Skip the sub-path checks through nginx.")
+def restart(name, no_checks):
+    """Stop and start NAME's service again, then print its URL."""
+    mgr = _run(_manager)
+    try:
+        result = mgr.restart(name, run_checks=not no_checks)
+    except InstancesError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(result["url"])
+
+
+def _age(seconds):
+    if seconds is None:
+        return "-"
+    seconds = int(seconds)
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+@main.command(name="ls")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array (see the README for its shape).")
+def ls_cmd(as_json):
+    """List instances: state, port, URL, uptime, memory (PSS), commits ahead, last request."""
+    from instances.core import _fmt_bytes
+
+    mgr = _run(lambda: _manager(quiet=True))
+    items = _run(mgr.ls)
+    if as_json:
+        click.echo(json.dumps(items))
+        return
+    if not items:
+        click.echo("no instances; start one with `instances up TASK-ID|BRANCH`")
+        return
+    header = f"{'NAME':<20} {'STATE':<10} {'PORT':>5} {'UPTIME':>7} {'MEMORY':>10} {'AHEAD':>5}  {'LAST REQUEST':<25} URL"
+    click.echo(header)
+    for it in items:
+        mem = _fmt_bytes(it["memory_bytes"]) + ("!" if it["over_memory_limit"] else "")
+        click.echo(f"{it['name']:<20} {it['state']:<10} {it['port'] or '-':>5} {_age(it['uptime_seconds']):>7} "
+                   f"{mem:>10} {it['ahead'] if it['ahead'] is not None else '-':>5}  {it['last_request'] or '-':<25} {it['url']}")
+    adm = mgr.admission()
+    if adm["budget"]:
+        click.echo(f"memory: {_fmt_bytes(adm['used'])} of {_fmt_bytes(adm['budget'])} budget; "
+                   f"about {adm['more_fit']} more fit at {_fmt_bytes(adm['estimate'])} each")
+
+
+@main.command()
+@click.argument("name")
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new lines until interrupted.")
+@click.option("-n", "--lines", default=40, show_default=True, help="Lines of history to print first.")
+def logs(name, follow, lines):
+    """Print NAME's service log (stdout and stderr, and the setup command's output)."""
+    from instances.procs import tail
+
+    mgr = _run(lambda: _manager(quiet=True))
+    rec = _run(lambda: mgr.resolve(name))
+    path = mgr.log_path(rec["name"])
+    text = tail(path, lines)
+    if text:
+        click.echo(text)
+    if not follow:
+        return
+    pos = path.stat().st_size if path.exists() else 0
+    try:
+        while True:
+            if path.exists() and path.stat().st_size > pos:
+                with open(path, "rb") as fh:
+                    fh.seek(pos)
+                    chunk = fh.read()
+                pos += len(chunk)
+                click.echo(chunk.decode(errors="replace"), nl=False)
+            time.sleep(0.25)
+    except KeyboardInterrupt:
+        pass
+
+
+@main.command(name="open")
+@click.argument("name")
+def open_cmd(name):
+    """Print NAME's URL and open it in a browser when one is available."""
+    import webbrowser
+
+    mgr = _run(lambda: _manager(quiet=True))
+    rec = _run(lambda: mgr.resolve(name))
+    url = mgr.url(rec["name"])
+    click.echo(url)
+    try:
+        webbrowser.open(url)
+    except webbrowser.Error:
+        pass
+
+
+@main.command()
+@click.option("--restart", "restart_dead", is_flag=True, help="Restart services found dead instead of marking them stopped.")
+@click.option("--json", "as_json", is_flag=True, help="Print the actions taken as a JSON array of strings.")
+def doctor(restart_dead, as_json):
+    """Reconcile after crashes: dead services (PID-reuse safe), leaked port leases, orphaned
+    worktrees and nginx blocks, a dead nginx; stops idle instances when idle_stop is set."""
+    mgr = _run(lambda: _manager(quiet=True))
+    t0 = time.monotonic()
+    actions = _run(lambda: mgr.doctor(restart_dead=restart_dead))
+    if as_json:
+        click.echo(json.dumps(actions))
+        return
+    for action in actions:
+        click.echo(action)
+    click.echo(f"doctor: {len(actions)} fix(es) in {time.monotonic() - t0:.2f}s" if actions else
+               f"doctor: everything consistent ({time.monotonic() - t0:.2f}s)")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--skip-checks", is_flag=True, help="Merge without running the checks command from instances.toml.")
+def approve(name, skip_checks):
+    """Run the app's checks on NAME's worktree, merge its branch into main (even when main is
+    checked out in another worktree), stop and remove the instance, and log it on the task."""
+    mgr = _run(_manager)
+    result = _run(lambda: mgr.approve(name, run_app_checks=not skip_checks))
+    how = "already merged" if result["already_merged"] else ("fast-forward" if result["fast_forward"] else "merge commit")
+    click.echo(f"approved {result['branch']}: {result['main']} at {result['commit'][:10]} ({how}); instance {result['name']} removed")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print {\"user\", \"password\"} as JSON.")
+def auth(as_json):
+    """Print the user and password protecting the review URLs (basic auth)."""
+    mgr = _run(lambda: _manager(quiet=True))
+    creds = _run(mgr.credentials)
+    if creds is None:
+        raise click.ClickException("review URLs are not protected ([nginx] auth = \"none\" in instances.toml)")
+    click.echo(json.dumps({"user": creds[0], "password": creds[1]}) if as_json else f"user: {creds[0]}\npassword: {creds[1]}")
+
+
+@main.group()
+def nginx():
+    """The nginx in front of the instances (private server or system include)."""
+
+
+@nginx.command(name="sync")
+def nginx_sync():
+    """Start the private nginx if needed and make it route exactly the running instances."""
+    mgr = _run(lambda: _manager(quiet=True))
+    click.echo(_run(mgr.sync_nginx))
+
+
+@nginx.command(name="stop")
+def nginx_stop():
+    """Stop the private nginx (running services keep running; `instances nginx sync` routes them again)."""
+    mgr = _run(lambda: _manager(quiet=True))
+    click.echo("stopped" if mgr.stop_nginx() else "not running")
+
+
+@nginx.command(name="conf")
+def nginx_conf():
+    """Print the include file that the registry renders to right now (nothing is applied)."""
+    mgr = _run(lambda: _manager(quiet=True))
+    data = mgr.registry.load()
+    click.echo(mgr.render_include(data, data["generation"]), nl=False)

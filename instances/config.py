@@ -1,0 +1,206 @@
+"""instances.toml: what an app says about itself, parsed into a frozen AppConfig (no I/O but load)."""
+import dataclasses
+import os
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+from instances.errors import ConfigError
+
+FILE_NAME = "instances.toml"
+PROXY_MODES = ("strip", "passthrough")
+NGINX_MODES = ("private", "system")
+AUTH_MODES = ("basic", "none")
+
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*$", re.I)
+_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*$", re.I)
+_LISTEN_RE = re.compile(r"^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]):(\d{1,5})$")
+
+
+def parse_size(value) -> int | None:
+    """'512M' -> 536870912; ints are bytes; None and '' stay None."""
+    if value in (None, "", 0):
+        return None
+    if isinstance(value, int):
+        return value
+    match = _SIZE_RE.match(str(value))
+    if not match:
+        raise ConfigError(f"invalid size {value!r}: write e.g. 512M or 8G")
+    power = " KMGT".index(match.group(2).upper() or " ")
+    return int(float(match.group(1)) * 1024**power)
+
+
+def parse_duration(value) -> float | None:
+    """'30m' -> 1800.0 seconds; numbers are seconds."""
+    if value in (None, "", 0):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    match = _DURATION_RE.match(str(value))
+    if not match:
+        raise ConfigError(f"invalid duration {value!r}: write e.g. 90s, 30m or 2h")
+    unit = {"s": 1, "m": 60, "h": 3600, "d": 86400}[(match.group(2) or "s").lower()]
+    return float(match.group(1)) * unit
+
+
+def parse_listen(value: str) -> tuple[str, int]:
+    """'127.0.0.1:8080' -> ('127.0.0.1', 8080); only loopback addresses are accepted."""
+    match = _LISTEN_RE.match(str(value))
+    if not match or not 0 < int(match.group(2)) < 65536:
+        raise ConfigError(f"invalid nginx listen {value!r}: use a loopback address like 127.0.0.1:8080")
+    host = "127.0.0.1" if match.group(1) == "localhost" else match.group(1)
+    return host, int(match.group(2))
+
+
+def _argv(value, key: str) -> list[str]:
+    """A command as an argv list: a TOML array is taken as is, a string is split like a shell would."""
+    if value in (None, "", []):
+        return []
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    if isinstance(value, str):
+        try:
+            return shlex.split(value)
+        except ValueError as exc:
+            raise ConfigError(f"{key}: cannot split {value!r}: {exc}") from None
+    raise ConfigError(f"{key} must be a string or an array of strings")
+
+
+@dataclasses.dataclass(frozen=True)
+class AppConfig:
+    command: tuple[str, ...]
+    health: str = "/"
+    setup: tuple[str, ...] = ()
+    checks: tuple[str, ...] = ()
+    copy: tuple[str, ...] = ()
+    proxy: str = "strip"
+    websocket: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    memory_limit: int | None = None
+    idle_stop: float | None = None
+    startup_timeout: float = 30.0
+    main_branch: str = "main"
+    # [nginx]
+    nginx_mode: str = "private"
+    listen: tuple[str, int] = ("127.0.0.1", 8080)
+    auth: str = "basic"
+    auth_user: str = "review"
+    include_dir: str | None = None
+    reload_command: tuple[str, ...] = ()
+    test_command: tuple[str, ...] = ()
+    # [limits]
+    memory_budget: int | None = None
+
+    @property
+    def listen_url(self) -> str:
+        return f"http://{self.listen[0]}:{self.listen[1]}"
+
+
+_TOP_KEYS = {
+    "command", "health", "setup", "checks", "copy", "proxy", "websocket", "env", "memory_limit",
+    "idle_stop", "startup_timeout", "main_branch", "nginx", "limits",
+}
+_NGINX_KEYS = {"mode", "listen", "auth", "auth_user", "include_dir", "reload", "test"}
+_LIMIT_KEYS = {"memory_budget"}
+
+
+def _check_keys(table: dict, allowed: set, where: str):
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(allowed))}")
+
+
+def _path(value: str, key: str) -> str:
+    if not isinstance(value, str) or not value.startswith("/"):
+        raise ConfigError(f"{key} must be a path starting with '/', got {value!r}")
+    return value
+
+
+def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
+    """Validate a parsed instances.toml. INSTANCES_LISTEN in ENVIRON overrides [nginx] listen."""
+    environ = os.environ if environ is None else environ
+    _check_keys(data, _TOP_KEYS, "instances.toml")
+    nginx = data.get("nginx", {})
+    limits = data.get("limits", {})
+    _check_keys(nginx, _NGINX_KEYS, "[nginx]")
+    _check_keys(limits, _LIMIT_KEYS, "[limits]")
+    command = _argv(data.get("command"), "command")
+    if not command:
+        raise ConfigError("instances.toml: 'command' is required, e.g. command = \"flask run --port {port}\"")
+    if not any("{port}" in arg for arg in command):
+        raise ConfigError("instances.toml: 'command' must contain {port}, where the service is told its port")
+    proxy = data.get("proxy", "strip")
+    if proxy not in PROXY_MODES:
+        raise ConfigError(f"proxy must be one of {', '.join(PROXY_MODES)}, got {proxy!r}")
+    copy = data.get("copy", [])
+    if not isinstance(copy, list) or any(
+        not isinstance(p, str) or p.startswith("/") or ".." in Path(p).parts for p in copy
+    ):
+        raise ConfigError("copy must be a list of paths relative to the repository root, without '..'")
+    env = data.get("env", {})
+    if not isinstance(env, dict) or any(not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) for k in env):
+        raise ConfigError("env must be a table of NAME = \"value\" pairs")
+    mode = nginx.get("mode", "private")
+    if mode not in NGINX_MODES:
+        raise ConfigError(f"[nginx] mode must be one of {', '.join(NGINX_MODES)}, got {mode!r}")
+    auth = nginx.get("auth", "basic")
+    if auth not in AUTH_MODES:
+        raise ConfigError(f"[nginx] auth must be one of {', '.join(AUTH_MODES)}, got {auth!r}")
+    auth_user = nginx.get("auth_user", "review")
+    if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", str(auth_user)):
+        raise ConfigError("[nginx] auth_user must be 1-32 characters A-Z, a-z, 0-9, '_', '.', '-'")
+    include_dir = nginx.get("include_dir")
+    reload_command = _argv(nginx.get("reload"), "[nginx] reload")
+    if mode == "system" and (not include_dir or not reload_command):
+        raise ConfigError("[nginx] mode = \"system\" needs include_dir and reload (e.g. [\"nginx\", \"-s\", \"reload\"])")
+    for key in ("health", "websocket"):
+        if data.get(key) is not None:
+            _path(data[key], key)
+    main_branch = data.get("main_branch", "main")
+    from instances.names import validate_branch
+
+    validate_branch(main_branch)
+    return AppConfig(
+        command=tuple(command),
+        health=data.get("health", "/"),
+        setup=tuple(_argv(data.get("setup"), "setup")),
+        checks=tuple(_argv(data.get("checks"), "checks")),
+        copy=tuple(copy),
+        proxy=proxy,
+        websocket=data.get("websocket") or None,
+        env=tuple((str(k), str(v)) for k, v in env.items()),
+        memory_limit=parse_size(data.get("memory_limit")),
+        idle_stop=parse_duration(data.get("idle_stop")),
+        startup_timeout=float(parse_duration(data.get("startup_timeout")) or 30.0),
+        main_branch=main_branch,
+        nginx_mode=mode,
+        listen=parse_listen(environ.get("INSTANCES_LISTEN") or nginx.get("listen", "127.0.0.1:8080")),
+        auth=auth,
+        auth_user=auth_user,
+        include_dir=_path(include_dir, "[nginx] include_dir") if include_dir else None,
+        reload_command=tuple(reload_command),
+        test_command=tuple(_argv(nginx.get("test"), "[nginx] test")),
+        memory_budget=parse_size(limits.get("memory_budget")),
+    )
+
+
+def load_config(repo_root: Path, environ: dict | None = None) -> AppConfig:
+    path = Path(repo_root) / FILE_NAME
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"no {FILE_NAME} in {repo_root}: create one (see `instances --help` and the README)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return parse_config(data, environ)
+
+
+def service_argv(config: AppConfig, port: int, prefix: str, python: str) -> list[str]:
+    """The service's argv with {port}, {prefix} and {python} filled in; never passed to a shell."""
+    return [arg.replace("{port}", str(port)).replace("{prefix}", prefix).replace("{python}", python)
+            for arg in config.command]
+
+
+def fill(argv, python: str) -> list[str]:
+    return [arg.replace("{python}", python) for arg in argv]

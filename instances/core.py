@@ -1,0 +1,501 @@
+"""The instance lifecycle: up, down, rm, restart, ls, doctor, approve.
+
+``Instances`` ties the parts together (registry, git, processes, nginx, checks, pm) and reports
+progress through a callback; it raises the named errors from ``instances.errors`` and never
+prints or exits itself.
+"""
+import os
+import secrets
+import shutil
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+
+from instances import checks as subpath
+from instances import gitops, pm_link, procs
+from instances.config import AppConfig, fill, load_config, service_argv
+from instances.errors import (AlreadyExists, BudgetExceeded, ChecksFailed, InstancesError, NotFound,
+                              StartFailed)
+from instances.names import (instance_name_for_branch, task_branch, task_id_of_branch,
+                             task_instance_name, validate_branch, validate_name)
+from instances.nginx import PrivateNginx, SystemNginx
+from instances.nginx_conf import Route, htpasswd_line, render_locations, render_main_conf
+from instances.registry import Registry, atomic_write, lease_port, port_is_free
+
+DEFAULT_INSTANCE_MEMORY = 128 * 1024**2  # admission estimate before any instance was measured
+
+
+def default_state_dir(root: Path, environ=os.environ) -> Path:
+    """$INSTANCES_HOME, else <git common dir>/instances (per repository, invisible to git)."""
+    if environ.get("INSTANCES_HOME"):
+        return Path(environ["INSTANCES_HOME"]).expanduser().resolve()
+    return gitops.common_dir(root) / "instances"
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _iso(ts: float | None) -> str | None:
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="seconds") if ts else None
+
+
+def _fmt_bytes(n: int | None) -> str:
+    if n is None:
+        return "-"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+
+
+class Instances:
+    def __init__(self, root: Path, config: AppConfig, state_dir: Path | None = None,
+                 progress=None, python: str = sys.executable):
+        self.root = Path(root)
+        self.config = config
+        self.state = Path(state_dir) if state_dir else default_state_dir(self.root)
+        self.registry = Registry(self.state)
+        self.progress = progress or (lambda msg: None)
+        self.python = python
+        self.worktree_dir = self.state / "worktrees"
+        self.log_dir = self.state / "logs"
+        self.nginx_prefix = self.state / "nginx"
+
+    @classmethod
+    def from_cwd(cls, cwd: Path | None = None, progress=None, environ=os.environ) -> "Instances":
+        root = gitops.repo_root(Path(cwd or os.getcwd()))
+        return cls(root, load_config(root, environ), default_state_dir(root, environ), progress)
+
+    # -- names and paths -------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return self.config.listen_url
+
+    def url(self, name: str) -> str:
+        return f"{self.base_url}/{name}/"
+
+    def worktree(self, name: str) -> Path:
+        return self.worktree_dir / validate_name(name)
+
+    def log_path(self, name: str) -> Path:
+        return self.log_dir / f"{validate_name(name)}.log"
+
+    def resolve(self, target: str) -> dict:
+        """An instance record by name, branch or task id."""
+        records = self.registry.instances()
+        if target in records:
+            return records[target]
+        for rec in records.values():
+            if rec["branch"] == target or (target.isdigit() and rec.get("task") == int(target)):
+                return rec
+        known = ", ".join(sorted(records)) or "none"
+        raise NotFound(f"no instance {target!r} (instances: {known}); start one with `instances up {target}`")
+
+    # -- auth ------------------------------------------------------------------------------------
+    def credentials(self) -> tuple[str, str] | None:
+        """(user, password) protecting review URLs; the password is generated once, mode 0600."""
+        if self.config.auth == "none":
+            return None
+        self.registry.ensure()
+        pw_file = self.state / "password"
+        password = os.environ.get("INSTANCES_PASSWORD")
+        if not password:
+            if not pw_file.exists():
+                atomic_write(pw_file, secrets.token_urlsafe(18) + "\n", mode=0o600)
+            password = pw_file.read_text().strip()
+        line = htpasswd_line(self.config.auth_user, password)
+        htpasswd = self.state / "htpasswd"
+        if not htpasswd.exists() or htpasswd.read_text() != line:
+            atomic_write(htpasswd, line, mode=0o600)
+        return self.config.auth_user, password
+
+    # -- nginx -----------------------------------------------------------------------------------
+    def _routes(self, data: dict) -> list[Route]:
+        return [Route(rec["name"], rec["port"], self.config.proxy)
+                for rec in data["instances"].values() if rec.get("state") == "running" and rec.get("port")]
+
+    def render_include(self, data: dict, generation: int) -> str:
+        private = self.config.nginx_mode == "private"
+        auth_file = str(self.state / "htpasswd") if self.config.auth == "basic" else None
+        return render_locations(self._routes(data), generation=generation, auth_file=auth_file,
+                                log_dir=str(self.nginx_prefix / "logs") if private else None)
+
+    def render_main(self) -> str:
+        user = "root" if os.geteuid() == 0 else None  # workers must read our 0600 files
+        return render_main_conf(str(self.nginx_prefix), self.config.listen, user=user)
+
+    def nginx(self):
+        if self.config.nginx_mode == "system":
+            return SystemNginx(Path(self.config.include_dir), self.config.reload_command, self.config.test_command)
+        return PrivateNginx(self.nginx_prefix)
+
+    def sync_nginx(self) -> str:
+        """Make nginx route exactly the running instances in the registry (serialised by a lock)."""
+        self.credentials()
+        with self.registry.lock("nginx"):
+            data = self.registry.load()
+            server = self.nginx()
+            current = self.render_include(data, data["generation"])
+            if server.live_include() == current and (
+                    self.config.nginx_mode == "system" or server.master() is not None):
+                if subpath_probe_ok(self.base_url, data["generation"]):
+                    return "unchanged"
+            with self.registry.transaction() as tx:
+                tx["generation"] += 1
+                generation = tx["generation"]
+                data = tx
+            text = self.render_include(data, generation)
+            if self.config.nginx_mode == "system":
+                return server.apply(text, self.base_url, generation)
+            return server.apply(self.render_main(), text, self.base_url, generation)
+
+    def stop_nginx(self) -> bool:
+        return self.nginx().stop() if self.config.nginx_mode == "private" else False
+
+    # -- memory admission --------------------------------------------------------------------
+    def admission(self) -> dict:
+        """Budget, memory in use by running instances, per-instance estimate and how many more fit."""
+        used, measured = 0, []
+        for rec in self.registry.instances().values():
+            pss = procs.tree_pss(procs.find(rec.get("process")))
+            if pss:
+                used += pss
+                measured.append(pss)
+        estimate = self.config.memory_limit or (max(measured) if measured else DEFAULT_INSTANCE_MEMORY)
+        budget = self.config.memory_budget
+        fit = None if budget is None else max(0, (budget - used) // estimate)
+        return {"budget": budget, "used": used, "estimate": estimate, "more_fit": fit, "running": len(measured)}
+
+    def _admit(self):
+        adm = self.admission()
+        if adm["more_fit"] is not None and adm["more_fit"] < 1:
+            raise BudgetExceeded(
+                f"memory budget {_fmt_bytes(adm['budget'])} would be exceeded: {_fmt_bytes(adm['used'])} in use by "
+                f"{adm['running']} instance(s), about {_fmt_bytes(adm['estimate'])} each; 0 more fit. "
+                "Stop one with `instances down NAME` or raise [limits] memory_budget in instances.toml")
+        return adm
+
+    # -- up --------------------------------------------------------------------------------------
+    def plan(self, target: str, name: str | None = None) -> tuple[str, str, int | None]:
+        """(branch, instance name, task id) for TARGET: a task id or a branch name."""
+        if target.isdigit():
+            task = int(target)
+            existing = [wt["branch"] for wt in gitops.worktrees(self.root)
+                        if wt["branch"] and task_id_of_branch(wt["branch"]) == task]
+            prefix = f"task/{task}-"
+            branches = gitops.out("for-each-ref", "--format=%(refname:short)", f"refs/heads/task/{task}",
+                                  f"refs/heads/{prefix}*", cwd=self.root).split()
+            if existing or branches:
+                branch = (existing or branches)[0]
+            else:
+                branch = task_branch(task, pm_link.task_title(task))
+            return branch, validate_name(name) if name else task_instance_name(task), task
+        branch = validate_branch(target)
+        return branch, validate_name(name) if name else instance_name_for_branch(branch), task_id_of_branch(branch)
+
+    def up(self, target: str, name: str | None = None, run_checks: bool = True) -> dict:
+        started = time.monotonic()
+        branch, name, task = self.plan(target, name)
+        records = self.registry.instances()
+        rec = records.get(name)
+        if rec and rec["branch"] != branch:
+            raise AlreadyExists(f"instance {name} already serves branch {rec['branch']}; pass --name for {branch}")
+        if rec and rec.get("state") == "running" and procs.find(rec.get("process")):
+            self.progress(f"{name} is already running")
+            self.sync_nginx()
+            return self._result(name, started, [], already=True)
+        self._admit()
+        with self.registry.transaction() as data:
+            other = data["instances"].get(name)
+            if other and other.get("state") in ("starting",) and procs.find({"pid": other.get("owner_pid"), "create_time": other.get("owner_time")}):
+                raise AlreadyExists(f"instance {name} is being started by process {other['owner_pid']}")
+            port = lease_port(data)
+            me = procs.find_self()
+            data["instances"][name] = {
+                **(other or {}), "name": name, "branch": branch, "task": task, "port": port,
+                "state": "starting", "owner_pid": me["pid"], "owner_time": me["create_time"],
+                "worktree": str(self.worktree(name)), "created": (other or {}).get("created", _now()),
+            }
+        try:
+            self._prepare_worktree(name, branch)
+            self._start(name, port)
+        except BaseException:
+            procs.stop((self.registry.get(name) or {}).get("process"), timeout=2)
+            self._mark(name, state="stopped", port=None, process=None)
+            raise
+        self.progress("routing through nginx")
+        self.sync_nginx()
+        results = self.check(name) if run_checks else []
+        result = self._result(name, started, results)
+        note = pm_link.log_on_task(task, f"Review instance up: {result['url']} (branch {branch})")
+        result["pm"] = note or "logged"
+        if any(not c.ok for c in results):
+            failed = "; ".join(f"{c.name}: {c.detail}" for c in results if not c.ok)
+            raise ChecksFailed(f"{name} is up at {result['url']} but sub-path checks failed: {failed}")
+        return result
+
+    def _result(self, name, started, results, already=False) -> dict:
+        rec = self.registry.get(name)
+        return {"name": name, "branch": rec["branch"], "task": rec.get("task"), "port": rec.get("port"),
+                "url": self.url(name), "seconds": round(time.monotonic() - started, 3), "already_running": already,
+                "checks": [c.__dict__ for c in results]}
+
+    def _mark(self, name: str, **fields):
+        with self.registry.transaction() as data:
+            if name in data["instances"]:
+                data["instances"][name].update(fields)
+
+    def _prepare_worktree(self, name: str, branch: str):
+        path = self.worktree(name)
+        if not path.exists():
+            t0 = time.monotonic()
+            with self.registry.lock("git"):
+                created = gitops.add_worktree(self.root, path, branch, self.config.main_branch)
+            self.progress(f"worktree {path} ({'new branch ' if created else ''}{branch}) in {time.monotonic() - t0:.2f}s")
+            for rel in self.config.copy:
+                src, dst = self.root / rel, path / rel
+                if src.is_dir():
+                    shutil.copytree(src, dst, dirs_exist_ok=True, symlinks=True)
+                elif src.exists():
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(src, dst)
+                else:
+                    self.progress(f"warning: {rel} (listed in copy) does not exist in {self.root}")
+                    continue
+                self.progress(f"copied {rel}")
+            if self.config.setup:
+                self._setup(name, path)
+
+    def _setup(self, name: str, path: Path):
+        import subprocess
+
+        argv = fill(self.config.setup, self.python)
+        self.progress(f"setup: {' '.join(argv)}")
+        log = self.log_path(name)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "ab") as fh:
+            result = subprocess.run(argv, cwd=path, env=self._env(name, 0), stdout=fh, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL)
+        if result.returncode != 0:
+            raise StartFailed(f"setup command for {name} exited {result.returncode}; last log lines:\n{procs.tail(log)}")
+
+    def _env(self, name: str, port: int) -> dict:
+        env = dict(os.environ)
+        env.update(dict(self.config.env))
+        env.update({"PORT": str(port), "INSTANCES_NAME": name, "INSTANCES_PREFIX": f"/{name}",
+                    "INSTANCES_URL": self.url(name)})
+        return env
+
+    def _start(self, name: str, port: int):
+        path = self.worktree(name)
+        argv = service_argv(self.config, port, f"/{name}", self.python)
+        log = self.log_path(name)
+        offset = log.stat().st_size if log.exists() else 0
+        self.progress(f"starting {' '.join(argv)} on 127.0.0.1:{port}")
+        t0 = time.monotonic()
+        identity = procs.start_service(argv, path, self._env(name, port), log)
+        self._mark(name, process=identity)
+        health = f"http://127.0.0.1:{port}{self.config.health}"
+        deadline = t0 + self.config.startup_timeout
+        with httpx.Client(timeout=1.0, trust_env=False) as client:
+            while True:
+                if procs.find(identity) is None:
+                    raise StartFailed(f"{name} exited during startup; last log lines ({log}):\n{_tail_since(log, offset)}")
+                try:
+                    if client.get(health).status_code < 400:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    procs.stop(identity)
+                    raise StartFailed(f"{name} did not answer {self.config.health} within {self.config.startup_timeout:.0f}s "
+                                      f"(raise startup_timeout in instances.toml if it is just slow); last log lines ({log}):\n"
+                                      f"{_tail_since(log, offset)}")
+                time.sleep(0.05)
+        self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
+        self._mark(name, state="running", started=_now(), owner_pid=None, owner_time=None)
+
+    def check(self, name: str) -> list:
+        return subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)
+
+    # -- down / restart / rm -------------------------------------------------------------------
+    def down(self, target: str) -> dict:
+        rec = self.resolve(target)
+        stopped = procs.stop(rec.get("process"))
+        self._mark(rec["name"], state="stopped", port=None, process=None, stopped=_now())
+        self.sync_nginx()
+        return {"name": rec["name"], "was_running": stopped}
+
+    def restart(self, target: str, run_checks: bool = True) -> dict:
+        rec = self.resolve(target)
+        procs.stop(rec.get("process"))
+        self._mark(rec["name"], state="stopped", port=None, process=None)
+        return self.up(rec["branch"], name=rec["name"], run_checks=run_checks)
+
+    def rm(self, target: str, force: bool = False) -> dict:
+        rec = self.resolve(target)
+        name, path = rec["name"], Path(rec["worktree"])
+        if not force:
+            gitops.check_safe_to_remove(self.root, path, rec["branch"], self.config.main_branch, self.config.copy)
+        procs.stop(rec.get("process"))
+        self._mark(name, state="stopped", port=None, process=None)
+        self.sync_nginx()
+        with self.registry.lock("git"):
+            gitops.remove_worktree(self.root, path)
+        with self.registry.transaction() as data:
+            data["instances"].pop(name, None)
+        return {"name": name, "removed": str(path), "branch_kept": rec["branch"]}
+
+    # -- ls ----------------------------------------------------------------------------------
+    def _status(self, rec: dict) -> dict:
+        proc = procs.find(rec.get("process"))
+        state = rec.get("state", "stopped")
+        if state in ("running", "starting"):
+            if proc is None:
+                state = "dead" if state == "running" else "starting"
+            else:
+                try:
+                    code = httpx.get(f"http://127.0.0.1:{rec['port']}{self.config.health}", timeout=1.0, trust_env=False).status_code
+                    state = "healthy" if code < 400 and rec["state"] == "running" else "unhealthy"
+                except httpx.HTTPError:
+                    state = "unhealthy" if rec["state"] == "running" else "starting"
+        last = None
+        access = self.nginx_prefix / "logs" / f"access-{rec['name']}.log"
+        if access.exists() and access.stat().st_size:
+            last = access.stat().st_mtime
+        mem = procs.tree_pss(proc)
+        return {
+            "name": rec["name"], "task": rec.get("task"), "branch": rec["branch"], "port": rec.get("port"),
+            "url": self.url(rec["name"]), "state": state, "pid": proc.pid if proc else None,
+            "uptime_seconds": round(_now() - rec["started"], 1) if proc and rec.get("started") else None,
+            "memory_bytes": mem, "over_memory_limit": bool(mem and self.config.memory_limit and mem > self.config.memory_limit),
+            "ahead": gitops.ahead(self.root, self.config.main_branch, rec["branch"]),
+            "last_request": _iso(last), "worktree": rec["worktree"],
+        }
+
+    def ls(self) -> list[dict]:
+        records = sorted(self.registry.instances().values(), key=lambda r: r["name"])
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            return list(pool.map(self._status, records))
+
+    # -- doctor ------------------------------------------------------------------------------
+    def doctor(self, restart_dead: bool = False) -> list[str]:
+        """Reconcile the registry, processes, worktrees and nginx after crashes. Returns what it did."""
+        actions = []
+        restart = []
+        with self.registry.transaction() as data:
+            ports = {}
+            for name, rec in sorted(data["instances"].items()):
+                state = rec.get("state")
+                proc = procs.find(rec.get("process"))
+                if state == "starting":
+                    owner = procs.find({"pid": rec.get("owner_pid"), "create_time": rec.get("owner_time")})
+                    if owner is None:
+                        procs.stop(rec.get("process"), timeout=1)
+                        rec.update(state="stopped", port=None, process=None)
+                        actions.append(f"{name}: released the port leaked by an interrupted `up`")
+                    continue
+                if state == "running" and proc is None:
+                    leftovers = procs.stop(rec.get("process"), timeout=1)
+                    pid = (rec.get("process") or {}).get("pid")
+                    rec.update(state="stopped", port=None, process=None, died=_now())
+                    actions.append(f"{name}: service (pid {pid}) was dead or its pid reused"
+                                   f"{', killed its leftover children' if leftovers else ''}; marked stopped")
+                    if restart_dead:
+                        restart.append(name)
+                if rec.get("port"):
+                    if rec["port"] in ports:
+                        actions.append(f"{name}: port {rec['port']} also leased by {ports[rec['port']]}; released")
+                        procs.stop(rec.get("process"), timeout=1)
+                        rec.update(state="stopped", port=None, process=None)
+                    else:
+                        ports[rec["port"]] = name
+                if not Path(rec["worktree"]).exists():
+                    actions.append(f"{name}: worktree {rec['worktree']} is missing; `instances rm --force {name}` forgets it")
+                    if rec.get("state") == "running":
+                        procs.stop(rec.get("process"), timeout=1)
+                        rec.update(state="stopped", port=None, process=None)
+        known = set(self.registry.instances())
+        if self.worktree_dir.exists():
+            for path in sorted(self.worktree_dir.iterdir()):
+                if path.name not in known:
+                    actions.append(f"orphaned worktree {path} (no instance); remove it with `git worktree remove {path}`")
+        gitops.git("worktree", "prune", cwd=self.root, check=False)
+        if self.config.nginx_mode == "private":
+            server = self.nginx()
+            if server.master() is None:
+                killed = server.kill_leftovers()
+                actions.append("nginx was not running" + (f"; killed {killed} orphaned worker(s)" if killed else "")
+                               + "; restarting it")
+        before = self.nginx().live_include()
+        outcome = self.sync_nginx()
+        if outcome != "unchanged" and before is not None and "restarting it" not in " ".join(actions):
+            actions.append(f"nginx routes did not match the registry; {outcome}")
+        for name in restart:
+            self.restart(name, run_checks=False)
+            actions.append(f"{name}: restarted")
+        if self.config.idle_stop:
+            for item in self.ls():
+                if item["state"] == "healthy" and self._idle_for(item) > self.config.idle_stop:
+                    self.down(item["name"])
+                    actions.append(f"{item['name']}: stopped after {self.config.idle_stop:.0f}s without requests")
+        return actions
+
+    def _idle_for(self, item: dict) -> float:
+        rec = self.registry.get(item["name"])
+        last = self.nginx_prefix / "logs" / f"access-{item['name']}.log"
+        stamps = [rec.get("started") or 0]
+        if last.exists():
+            stamps.append(last.stat().st_mtime)
+        return _now() - max(stamps)
+
+    # -- approve -----------------------------------------------------------------------------
+    def approve(self, target: str, run_app_checks: bool = True) -> dict:
+        import subprocess
+
+        rec = self.resolve(target)
+        name, path, branch = rec["name"], Path(rec["worktree"]), rec["branch"]
+        dirty = gitops.dirty_paths(path, self.config.copy) if path.exists() else []
+        if dirty:
+            raise InstancesError(f"{path} has uncommitted changes ({', '.join(dirty[:5])}); commit them first, then approve")
+        if run_app_checks and self.config.checks:
+            argv = fill(self.config.checks, self.python)
+            self.progress(f"checks: {' '.join(argv)}")
+            result = subprocess.run(argv, cwd=path, capture_output=True, text=True, env=self._env(name, rec.get("port") or 0))
+            if result.returncode != 0:
+                tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
+                raise ChecksFailed(f"checks for {name} failed (exit {result.returncode}); nothing merged:\n{tail}")
+        main = self.config.main_branch
+        merged = gitops.merge_into(self.root, main, branch, f"Merge {branch} (approved with instances)")
+        self.progress(f"merged {branch} into {main} at {merged['commit'][:10]}")
+        procs.stop(rec.get("process"))
+        self._mark(name, state="stopped", port=None, process=None)
+        self.sync_nginx()
+        with self.registry.lock("git"):
+            gitops.remove_worktree(self.root, path)
+            gitops.git("branch", "-d", "--", branch, cwd=self.root, check=False)
+        with self.registry.transaction() as data:
+            data["instances"].pop(name, None)
+        note = pm_link.log_on_task(rec.get("task"), f"Approved: {branch} merged into {main} at {merged['commit'][:10]}")
+        return {"name": name, "branch": branch, "main": main, **merged, "pm": note or "logged"}
+
+
+def subpath_probe_ok(base_url: str, generation: int) -> bool:
+    from instances.nginx import probe_generation
+
+    return probe_generation(base_url) == generation
+
+
+def _tail_since(path: Path, offset: int, lines: int = 20) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            text = fh.read().decode(errors="replace")
+    except FileNotFoundError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])

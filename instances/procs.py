@@ -1,0 +1,117 @@
+"""Service processes: start in their own process group with the log captured, recognise them
+again later despite PID reuse (pid + start time), measure memory (PSS over the process tree),
+and stop the whole group."""
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+
+# Two start times closer than this are the same process (psutil rounds to clock ticks).
+_START_TIME_SLACK = 0.05
+
+
+def start_service(argv: list[str], cwd: Path, env: dict, log_path: Path) -> dict:
+    """Start ARGV (no shell) in a new session; stdout and stderr append to LOG_PATH.
+
+    Returns the identity to store: {"pid", "pgid", "create_time"}.
+    """
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        log.write(f"\n--- instances: starting {' '.join(argv)} at {time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode())
+        log.flush()
+        proc = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True, close_fds=True,
+        )
+    return {"pid": proc.pid, "pgid": proc.pid, "create_time": psutil.Process(proc.pid).create_time()}
+
+
+def find(identity: dict | None) -> psutil.Process | None:
+    """The live process IDENTITY describes, or None when it exited or its PID now belongs to another."""
+    if not identity or not identity.get("pid"):
+        return None
+    try:
+        proc = psutil.Process(identity["pid"])
+        if abs(proc.create_time() - identity["create_time"]) > _START_TIME_SLACK:
+            return None  # PID reused by an unrelated process
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return None
+        return proc
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return None
+
+
+def group_members(pgid: int) -> list[psutil.Process]:
+    """Processes still in process group PGID (e.g. children that outlived a killed leader).
+
+    Linux never hands out a PID that is still in use as a process-group id, so members of PGID
+    can only be processes we started.
+    """
+    members = []
+    for proc in psutil.process_iter(["pid"]):
+        try:
+            if os.getpgid(proc.pid) == pgid:
+                members.append(proc)
+        except (ProcessLookupError, PermissionError, psutil.Error):
+            continue
+    return members
+
+
+def stop(identity: dict | None, timeout: float = 5.0) -> bool:
+    """SIGTERM the service's process group, SIGKILL what is left after TIMEOUT. True if anything ran."""
+    if not identity or not identity.get("pgid"):
+        return False
+    pgid = identity["pgid"]
+    leader = find(identity)
+    members = group_members(pgid) if leader is None else [leader, *leader.children(recursive=True)]
+    if leader is None and not members:
+        return False
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        return bool(members)
+    _, alive = psutil.wait_procs(members, timeout=timeout)
+    if alive:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        psutil.wait_procs(alive, timeout=2)
+    return True
+
+
+def tree_pss(proc: psutil.Process | None) -> int | None:
+    """Proportional set size summed over PROC and its descendants, in bytes."""
+    if proc is None:
+        return None
+    total = 0
+    try:
+        members = [proc, *proc.children(recursive=True)]
+    except psutil.Error:
+        return None
+    for member in members:
+        try:
+            total += member.memory_full_info().pss
+        except psutil.Error:
+            continue
+    return total
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - 16384))
+            data = fh.read().decode(errors="replace")
+    except FileNotFoundError:
+        return ""
+    return "\n".join(data.splitlines()[-lines:])
+
+
+def find_self() -> dict:
+    proc = psutil.Process()
+    return {"pid": proc.pid, "create_time": proc.create_time()}
