@@ -403,6 +403,81 @@ class Tracker:
                                            f"pm: #{task_id} {verb} {kind} #{other}")
             return doc.task()
 
+    def import_records(self, records: list[dict]) -> list[int]:
+        """Add many tasks (normalised records, see pm.transfer) in one commit; their ids.
+
+        A record's id is kept when given (it must be free), else a fresh number is reserved.
+        Links may point at existing tasks or at ids inside the import."""
+        has_sprint = any(r.get("sprint") is not None for r in records)
+        if has_sprint and self.actor.role != "ceo":
+            raise RoleRefused("records carry sprint ranks; only the ceo role may set the sprint "
+                              f"(you act as {self.actor.name}). Drop the sprint fields or import as ceo")
+        with self._locked():
+            summaries = self._summaries()
+            existing = {s[0]: n for n, s in summaries.items() if s}
+            given = [r["id"] for r in records if r.get("id") is not None]
+            clash = sorted(set(given) & set(existing)) or sorted({i for i in given if given.count(i) > 1})
+            if clash:
+                raise Conflict(f"ids already taken or repeated in the import: "
+                               f"{', '.join(map(str, clash[:10]))}; drop the id fields to get fresh numbers")
+            fresh = sum(1 for r in records if r.get("id") is None)
+            first = self._reserve(summaries, max(fresh, 0) or 1) if fresh else None
+            top = max(given, default=0)
+            if top:
+                _write_atomic(os.path.join(self.pm_dir, "next"),
+                              f"{max(top, self._reserved())}\n")
+            stamp = now()
+            tasks, counter = [], first
+            for r in records:
+                task_id = r.get("id")
+                if task_id is None:
+                    task_id, counter = counter, counter + 1
+                title = _clean_title(r["title"])
+                tasks.append(Task(
+                    id=task_id, title=title, status=r["status"], priority=r["priority"],
+                    kind=r["kind"], sprint_rank=r.get("sprint"), created=r.get("created") or stamp,
+                    updated=r.get("updated") or r.get("created") or stamp, owner=r.get("owner") or "",
+                    path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
+                    sections={n: r.get(n) or "" for n in SECTIONS}, links=list(r["links"]),
+                    log=[LogEntry(e["time"], e["who"], e["html"]) for e in r.get("log") or []]))
+            files = dict(existing)
+            files.update({t.id: os.path.basename(t.path) for t in tasks})
+            by_id = {t.id: t for t in tasks}
+            outside: dict[int, list] = {}
+            for t in tasks:
+                for kind, other in t.links:
+                    if other not in files:
+                        raise TaskNotFound(other)
+                    inverse = INVERSE_LINK.get(kind)
+                    if not inverse:
+                        continue
+                    if other in by_id:
+                        if (inverse, t.id) not in by_id[other].links:
+                            by_id[other].links.append((inverse, t.id))
+                    else:
+                        outside.setdefault(other, []).append((inverse, t.id))
+            created = []
+            try:
+                for t in tasks:
+                    _create_exclusive(os.path.join(self.root, t.path),
+                                      taskfile.render(t, {i: files[i] for _k, i in t.links}))
+                    created.append(t.path)
+                touched = list(created)
+                for other, extra in outside.items():
+                    doc = self._doc(other)
+                    for kind, tid in extra:
+                        doc.add_link(kind, tid, files[tid])
+                    self._save(doc, stamp)
+                    touched.append(doc.path)
+                trailers = [f"PM-Sprint: import sets ranks of {sum(1 for t in tasks if t.sprint_rank)} tasks"] \
+                    if has_sprint else []
+                self._commit_with_overview(touched, f"pm: import {len(tasks)} tasks", trailers)
+            except BaseException:
+                for rel in created:
+                    os.unlink(os.path.join(self.root, rel))
+                raise
+        return [t.id for t in tasks]
+
     # -- the sprint (ceo only) -------------------------------------------------------------
     def promote(self, task_id: int, rank: int | None = None) -> Task:
         """Put a task into the sprint at rank (default: last)."""

@@ -1,0 +1,145 @@
+"""pm lint and pm doctor: every rule of the format checked over the whole tracker.
+
+lint_tracker() only reads. repair() (pm doctor) fixes what is safe to fix without
+guessing intent: stale temp files, link hrefs, missing inverse links, the overview.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from pm import graph, taskfile
+from pm.errors import ParseError
+from pm.model import INVERSE_LINK
+
+NAME_RE = re.compile(r"^([1-9]\d*)-[a-z0-9]+(?:-[a-z0-9]+)*\.html$")
+
+
+@dataclass
+class Fault:
+    path: str
+    line: int
+    problem: str
+    repairable: bool = False
+
+    def __str__(self) -> str:
+        fix = " (pm doctor repairs this)" if self.repairable else ""
+        return f"{self.path}:{self.line}: {self.problem}{fix}"
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
+def load_docs(tracker) -> tuple[dict[str, taskfile.Doc], list[Fault]]:
+    """Parse every task file fully: {relative path: Doc} and the faults found on the way."""
+    docs, faults = {}, []
+    for name in sorted(os.listdir(tracker.tasks_dir)):
+        rel = f"tasks/{name}"
+        if name.startswith(".") and name.endswith(".tmp"):
+            faults.append(Fault(rel, 1, "temp file left by an interrupted pm", True))
+            continue
+        if name.startswith(".") or not name.endswith(".html"):
+            continue
+        try:
+            doc = taskfile.parse(_read(os.path.join(tracker.tasks_dir, name)), rel)
+        except ParseError as err:
+            faults.append(Fault(rel, err.line, err.problem))
+            continue
+        except UnicodeDecodeError as err:
+            faults.append(Fault(rel, 1, f"not UTF-8 text ({err.reason})"))
+            continue
+        docs[rel] = doc
+        m = NAME_RE.match(name)
+        if not m:
+            faults.append(Fault(rel, 1, "file name must be <id>-<slug>.html (lower-case slug)"))
+        elif int(m.group(1)) != int(doc.value("id")):
+            faults.append(Fault(rel, doc.meta["id"] + 1,
+                                f"file name says {m.group(1)} but pm:id says {doc.value('id')}"))
+    return docs, faults
+
+
+def lint_tracker(tracker) -> list[Fault]:
+    docs, faults = load_docs(tracker)
+    by_id: dict[int, list[str]] = {}
+    for rel, doc in docs.items():
+        by_id.setdefault(int(doc.value("id")), []).append(rel)
+    for task_id, paths in sorted(by_id.items()):
+        if len(paths) > 1:
+            for rel in paths:
+                faults.append(Fault(rel, docs[rel].meta["id"] + 1,
+                                    f"duplicate id {task_id}: also in {', '.join(p for p in paths if p != rel)}"))
+    tasks = []
+    for rel, doc in docs.items():
+        task = doc.task()
+        tasks.append(task)
+        for kind, other, href, at in doc.links:
+            if other == task.id:
+                faults.append(Fault(rel, at + 1, f"task links to itself ({kind} #{other})"))
+            elif other not in by_id:
+                faults.append(Fault(rel, at + 1, f"broken link: {kind} #{other} does not exist"))
+            else:
+                target = os.path.basename(by_id[other][0])
+                if href != target:
+                    faults.append(Fault(rel, at + 1, f"link to #{other} points at {href!r}, "
+                                                     f"the file is {target!r}", True))
+                inverse = INVERSE_LINK.get(kind)
+                peer_links = docs[by_id[other][0]].links
+                if inverse and not any(k == inverse and i == task.id for k, i, _h, _a in peer_links):
+                    faults.append(Fault(rel, at + 1, f"#{other} lacks the inverse link "
+                                                     f"{inverse} #{task.id}", True))
+    for cycle in graph.cycles(graph.blockers_map(tasks)):
+        first = next(rel for rel, doc in docs.items() if int(doc.value("id")) == cycle[0])
+        faults.append(Fault(first, 1, "dependency cycle: " + " -> ".join(f"#{i}" for i in cycle)))
+    overview = os.path.join(tracker.root, "overview.html")
+    try:
+        current = _read(overview)
+    except FileNotFoundError:
+        current = None
+    if current != tracker.overview_html():
+        faults.append(Fault("overview.html", 1, "overview.html differs from the task files", True))
+    return sorted(faults, key=lambda f: (f.path, f.line, f.problem))
+
+
+def repair(tracker) -> tuple[list[str], list[Fault]]:
+    """Fix the repairable faults under the lock, in one commit; (fixes made, faults left)."""
+    fixed: list[str] = []
+    with tracker._locked():
+        docs, _faults = load_docs(tracker)
+        for name in os.listdir(tracker.tasks_dir):
+            if name.startswith(".") and name.endswith(".tmp"):
+                # Under the lock no pm is writing: every temp file is a leftover.
+                os.unlink(os.path.join(tracker.tasks_dir, name))
+                fixed.append(f"removed tasks/{name}")
+        by_id = {}
+        for rel, doc in docs.items():
+            by_id.setdefault(int(doc.value("id")), rel)
+        touched = {}
+        for rel, doc in list(docs.items()):
+            for index, (kind, other, href, _at) in enumerate(list(doc.links)):
+                if other not in by_id or other == int(doc.value("id")):
+                    continue
+                target = os.path.basename(by_id[other])
+                if href != target:
+                    doc.set_link_href(index, target)
+                    touched[rel] = doc
+                    fixed.append(f"{rel}: link to #{other} now points at {target}")
+                inverse = INVERSE_LINK.get(kind)
+                peer = docs[by_id[other]]
+                if inverse and peer.add_link(inverse, int(doc.value("id")), os.path.basename(rel)):
+                    touched[by_id[other]] = peer
+                    fixed.append(f"{by_id[other]}: added {inverse} #{doc.value('id')}")
+        from pm.tracker import now
+        stamp = now()
+        for doc in touched.values():
+            tracker._save(doc, stamp)
+        overview_changed = tracker.write_overview()
+        if overview_changed:
+            fixed.append("overview.html regenerated")
+        paths = list(touched) + ["overview.html"]
+        if touched or overview_changed or tracker._dirty("overview.html"):
+            tracker._commit(paths, "pm: doctor repairs")
+        tracker._ensure_setup(force=True)
+    return fixed, [f for f in lint_tracker(tracker) if not f.repairable]
