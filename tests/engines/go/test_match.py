@@ -1,0 +1,80 @@
+"""The match runner (bench/go_match.py): pure parts, and a short real match of GNU Go vs GNU Go."""
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engines.go import sgf
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "bench" / "go_match.py"
+FAST_GNUGO = "/usr/games/gnugo --mode gtp --level 1 --chinese-rules --komi {komi} --seed {seed}"
+
+
+def load_runner():
+    spec = importlib.util.spec_from_file_location("go_match", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["go_match"] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = load_runner()
+
+
+def test_wilson_interval():
+    low, high = runner.wilson_interval(45, 50)
+    assert (round(low, 3), round(high, 3)) == (0.786, 0.957)
+    assert runner.wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = runner.wilson_interval(10, 10)
+    assert high == 1.0 and 0.70 < low < 0.73
+
+
+def test_build_argv_fills_placeholders_per_argument():
+    argv = runner.build_argv("gnugo --seed {seed} --name 'a {level} b'", seed=3, level=10)
+    assert argv == ["gnugo", "--seed", "3", "--name", "a 10 b"]
+
+
+def run_match(tmp_path, *args):
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(tmp_path), *args],
+        capture_output=True, text=True, timeout=240, cwd=ROOT)
+
+
+def test_a_short_real_match_scores_saves_and_summarizes(tmp_path):
+    proc = run_match(tmp_path, "--games", "2", "--size", "9", "--level", "1", "--seed", "5",
+                     "--engine", FAST_GNUGO, "--referee-level", "10", "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    progress = [line for line in proc.stdout.splitlines() if line.startswith("game ")]
+    assert len(progress) == 2
+    assert "Wilson 95%" in proc.stdout and "as black" in proc.stdout
+    assert "seeds 5..6" in proc.stdout
+
+    data = json.loads((tmp_path / "results.json").read_text())
+    games = data["games"]
+    assert [g["candidate_color"] for g in games] == ["b", "w"]  # colours alternate
+    assert [g["seed"] for g in games] == [5, 6]
+    assert data["summary"]["wins"] == sum(g["points"] for g in games)
+    for game in games:
+        record = sgf.load(game["sgf"])
+        assert record.result == game["result"] and record.size == 9 and record.komi == 7
+        assert [c for c, _ in record.moves] == ["bw"[i % 2] for i in range(len(record.moves))]
+        if game["ending"] == "passes":
+            assert record.moves[-2:] == [("b", None), ("w", None)] or \
+                record.moves[-2:] == [("w", None), ("b", None)]
+        assert game["reason"] in record.comment
+        assert game["candidate_seconds"] and game["opponent_seconds"]
+
+
+def test_a_candidate_that_cannot_start_is_named(tmp_path):
+    proc = run_match(tmp_path, "--games", "1", "--engine", "/nonexistent/engine gtp")
+    assert proc.returncode == 1
+    assert "the match stopped" in proc.stderr and "/nonexistent/engine" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["--size", "10"], ["--jobs", "0"], ["--games", "0"]])
+def test_usage_errors_exit_2(tmp_path, args):
+    assert run_match(tmp_path, *args).returncode == 2
