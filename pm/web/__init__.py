@@ -15,7 +15,7 @@ def _tracker(tracker_or_path):
     if isinstance(tracker_or_path, (str, Path)):
         from pm.api import Tracker
 
-        return Tracker(tracker_or_path)
+        return Tracker(str(tracker_or_path))
     return tracker_or_path
 
 

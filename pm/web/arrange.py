@@ -33,11 +33,20 @@ def backlog_groups(tasks, statuses, priorities) -> list[Group]:
             for status in _order(by_status, statuses) if status in by_status]
 
 
-def board_columns(tasks, statuses, priorities) -> list[Group]:
-    """One column per known status (empty ones too), cards by sprint rank, then priority."""
-    columns = {status: [] for status in _order({t.status for t in tasks}, statuses)}
+BLOCKED = "blocked"
+
+
+def board_columns(tasks, statuses, priorities, blocked=None) -> list[Group]:
+    """One column per known status (empty ones too), cards by sprint rank, then priority.
+
+    `blocked` maps ids of unfinished tasks waiting on others to their open blockers; those
+    cards leave their status column for a "blocked" column placed after "in-progress"."""
+    blocked = blocked or {}
+    names = _order({t.status for t in tasks}, statuses)
+    names.insert(names.index("in-progress") + 1 if "in-progress" in names else 1, BLOCKED)
+    columns = {status: [] for status in names}
     for task in tasks:
-        columns[task.status].append(task)
+        columns[BLOCKED if task.id in blocked else task.status].append(task)
 
     def card_key(task):
         rank = task.sprint_rank if task.sprint_rank is not None else float("inf")

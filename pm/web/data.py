@@ -3,8 +3,8 @@ from dataclasses import dataclass
 
 from flask import current_app, request
 
-from pm import model as pm_model
-from pm.errors import TaskNotFound
+from pm import api
+from pm.api import TaskNotFound
 from pm.web.filters import Filters, parse_filters
 
 
@@ -20,13 +20,18 @@ def tracker():
 
 
 def vocabulary() -> Vocabulary:
-    return Vocabulary(pm_model.STATUSES, pm_model.PRIORITIES, pm_model.KINDS)
+    return Vocabulary(api.STATUSES, api.PRIORITIES, api.KINDS)
 
 
 def request_filters() -> Filters:
     """Filters from the query string; BadFilter (-> 400) on an unknown value."""
     vocab = vocabulary()
     return parse_filters(request.args, vocab.statuses, vocab.priorities, vocab.kinds)
+
+
+def blocked_map() -> dict[int, list[int]]:
+    """Unfinished tasks waiting on unfinished blockers -> those blockers (a cycle blocks too)."""
+    return {task.id: blockers for task, blockers, _ in tracker().blocked()}
 
 
 def filtered_tasks(filters: Filters) -> list:
@@ -40,8 +45,8 @@ def filtered_tasks(filters: Filters) -> list:
 
 def task_sections(task) -> list[tuple[str, str]]:
     """(name, inner HTML) of the prose sections, in the format's order (empty ones too)."""
-    shown_apart = set(pm_model.SECTIONS) | {"links", "log"}  # links and log have their own panels
-    names = list(pm_model.SECTIONS) + [n for n in task.sections if n not in shown_apart]
+    shown_apart = set(api.SECTIONS) | {"links", "log"}  # links and log have their own panels
+    names = list(api.SECTIONS) + [n for n in task.sections if n not in shown_apart]
     return [(name, task.sections.get(name, "")) for name in names]
 
 
@@ -63,5 +68,5 @@ def task_links(task) -> list[tuple[str, list[LinkTarget]]]:
     grouped = {}
     for kind, other in task.links:
         grouped.setdefault(kind, []).append(LinkTarget(other, titles[other]))
-    order = list(pm_model.LINK_TYPES) + sorted(set(grouped) - set(pm_model.LINK_TYPES))
+    order = list(api.LINK_TYPES) + sorted(set(grouped) - set(api.LINK_TYPES))
     return [(kind, grouped[kind]) for kind in order if kind in grouped]

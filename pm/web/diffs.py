@@ -15,7 +15,9 @@ def diff_lines(diff: str) -> list[DiffLine]:
     for raw in (diff or "").splitlines():
         if raw.startswith("diff --git "):
             in_header = True
-            lines.append(DiffLine("file", raw[len("diff --git "):]))
+            paths = raw[len("diff --git "):]
+            # "a/tasks/x.html b/tasks/x.html" -> "tasks/x.html" (the new name, if renamed)
+            lines.append(DiffLine("file", paths.split(" b/", 1)[1] if " b/" in paths else paths))
         elif raw.startswith("@@"):
             in_header = False
             lines.append(DiffLine("hunk", raw))

@@ -2,7 +2,7 @@
 from flask import render_template
 from werkzeug.exceptions import HTTPException
 
-from pm.errors import TaskNotFound
+from pm.api import ParseError, PmError, TaskNotFound
 from pm.web.filters import BadFilter
 
 
@@ -21,6 +21,16 @@ def bad_filter(error: BadFilter):
                  f"Use one of: {', '.join(error.allowed)}.")
 
 
+def unreadable_task(error: ParseError):
+    """A task file pm cannot parse: say where, and that pm lint explains it."""
+    return _page(500, "A task file does not follow the format",
+                 f"{error}. Run `pm lint` in the tracker to see every fault.")
+
+
+def pm_error(error: PmError):
+    return _page(500, "pm could not answer", str(error))
+
+
 def http_error(error: HTTPException):
     return _page(error.code or 500, f"{error.code} {error.name}", error.description or "")
 
@@ -28,4 +38,6 @@ def http_error(error: HTTPException):
 def register(app) -> None:
     app.register_error_handler(TaskNotFound, task_not_found)
     app.register_error_handler(BadFilter, bad_filter)
+    app.register_error_handler(ParseError, unreadable_task)
+    app.register_error_handler(PmError, pm_error)
     app.register_error_handler(HTTPException, http_error)

@@ -33,6 +33,12 @@ ALLOWED_URL_SCHEMES = frozenset({"http", "https", "mailto"})
 DROPPED_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed", "template", "noscript"})
 
 
+def _relative_url(url: str) -> str | None:
+    """Keep page-relative links (task files link to "413-slug.html"); drop "/x" and "//host/x",
+    which would leave the tracker (or its /task-x/ sub-path) when served."""
+    return None if url.startswith(("/", "\\")) else url
+
+
 def sanitize_html(html: str) -> str:
     """Return `html` reduced to the allow-list; safe to insert into a page as markup."""
     return nh3.clean(
@@ -41,6 +47,7 @@ def sanitize_html(html: str) -> str:
         clean_content_tags=set(DROPPED_WITH_CONTENT - ALLOWED_TAGS),
         attributes={tag: set(attrs) for tag, attrs in ALLOWED_ATTRIBUTES.items()},
         url_schemes=set(ALLOWED_URL_SCHEMES),
+        url_relative=_relative_url,
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
     )

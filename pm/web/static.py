@@ -9,8 +9,7 @@ from pathlib import PurePath
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from pm import model as pm_model
-from pm.taskfile import file_name
+from pm import api
 from pm.web import arrange
 from pm.web.templating import FILTERS
 
@@ -25,19 +24,21 @@ def _environment() -> Environment:
     return env
 
 
-def board_html(tasks, statuses=pm_model.STATUSES, priorities=pm_model.PRIORITIES,
+def board_html(tasks, blocked=None, statuses=api.STATUSES, priorities=api.PRIORITIES,
                title="pm board", task_href_prefix="tasks/", generated=None) -> str:
     """The page for plain task records (pure: no tracker, no clock unless `generated` is None)."""
     generated = generated or datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     css = files("pm.web").joinpath("assets/style.css").read_text(encoding="utf-8")
     return _environment().get_template("static/board.html").render(
         title=title, csp=STATIC_CSP, css=css, generated=generated, total=len(tasks),
-        href=lambda task: task_href_prefix + (PurePath(task.path).name or file_name(task.id, task.title)),
+        href=lambda task: task_href_prefix + PurePath(task.path).name,
         sprint=arrange.sprint_tasks(tasks),
-        columns=arrange.board_columns(tasks, statuses, priorities),
+        blocked=blocked or {},
+        columns=arrange.board_columns(tasks, statuses, priorities, blocked),
     )
 
 
 def render_board(tracker, task_href_prefix="tasks/") -> str:
     """The board of every task in `tracker`, as one HTML string."""
-    return board_html(tracker.list(), task_href_prefix=task_href_prefix)
+    blocked = {task.id: blockers for task, blockers, _ in tracker.blocked()}
+    return board_html(tracker.list(), blocked, task_href_prefix=task_href_prefix)

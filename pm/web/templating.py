@@ -23,8 +23,22 @@ def short_time(value) -> str:
     return f"{match.group(1)} {match.group(2)}" if match else text
 
 
-FILTERS = {"safe_html": safe_html, "css_token": css_token, "short_time": short_time}
+def first_line(text) -> str:
+    """A commit message's subject (trailers such as PM-Role are shown elsewhere)."""
+    return str(text or "").strip().split("\n", 1)[0]
+
+
+FILTERS = {"safe_html": safe_html, "css_token": css_token, "short_time": short_time,
+           "first_line": first_line}
+
+
+def task_href(task) -> str:
+    """The task page's URL (under the app's sub-path, like every url_for)."""
+    from flask import url_for
+
+    return url_for("tasks.show", ref=task.id)
 
 
 def register(app) -> None:
     app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.globals["task_href"] = task_href

@@ -4,7 +4,7 @@ from pathlib import PurePath
 
 from flask import Blueprint, redirect, render_template, url_for
 
-from pm.errors import TaskNotFound
+from pm.api import TaskNotFound
 from pm.web import data
 from pm.web.diffs import diff_lines, diff_stats
 

@@ -1,5 +1,5 @@
 """Pure arrangements: sprint order, backlog groups, board columns."""
-from pm.model import Task
+from pm.api import Task
 from pm.web.arrange import backlog_groups, board_columns, sprint_tasks
 
 STATUSES = ("open", "in-progress", "review", "done", "wontfix")
@@ -31,6 +31,12 @@ def test_backlog_groups_follow_workflow_then_priority_then_id():
 
 def test_board_has_every_known_status_and_sprint_cards_first():
     columns = board_columns(TASKS, STATUSES, PRIORITIES)
-    assert [c.name for c in columns] == ["open", "in-progress", "review", "done", "wontfix", "parked"]
+    assert [c.name for c in columns] == ["open", "in-progress", "blocked", "review", "done", "wontfix", "parked"]
     assert ids(columns[0].tasks) == [3, 5, 1]
-    assert columns[2].tasks == []
+    assert columns[2].tasks == [] and columns[3].tasks == []
+
+
+def test_blocked_tasks_move_to_the_blocked_column():
+    columns = {c.name: ids(c.tasks) for c in board_columns(TASKS, STATUSES, PRIORITIES, {5: [4], 4: [9]})}
+    assert columns["blocked"] == [4, 5]
+    assert columns["open"] == [3, 1] and columns["in-progress"] == []

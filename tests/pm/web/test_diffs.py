@@ -16,7 +16,7 @@ index 3b18e51..a9c3f2d 100644
 
 def test_lines_are_typed_and_header_noise_dropped():
     assert diff_lines(DIFF) == [
-        DiffLine("file", "a/tasks/412-fix.html b/tasks/412-fix.html"),
+        DiffLine("file", "tasks/412-fix.html"),
         DiffLine("hunk", "@@ -4,3 +4,3 @@"),
         DiffLine("ctx", '<meta name="pm:id" content="412">'),
         DiffLine("del", '<meta name="pm:status" content="open">'),

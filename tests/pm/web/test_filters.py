@@ -2,7 +2,7 @@
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from pm.model import Task
+from pm.api import Task
 from pm.web.filters import BadFilter, Filters, parse_filters
 
 STATUSES = ("open", "in-progress", "review", "done", "wontfix")

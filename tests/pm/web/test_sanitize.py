@@ -53,3 +53,8 @@ def test_text_is_escaped_not_interpreted():
 
 def test_empty_and_none_give_empty_string():
     assert sanitize_html("") == "" and sanitize_html(None) == ""
+
+
+def test_root_and_protocol_relative_urls_are_dropped():
+    out = sanitize_html('<a href="/etc">a</a><a href="//elsewhere.example/x">b</a><img src="/x.png">')
+    assert "href" not in out and "src" not in out
