@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+import threading
+from contextlib import contextmanager
 
 import waitress
+from waitress.server import create_server
 
 from engines.web import create_app
 
@@ -18,3 +21,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     print(f"arcade: serving on http://{host}:{port}/ ({THREADS} threads); Ctrl-C stops", flush=True)
     waitress.serve(app, host=host, port=port, threads=THREADS, ident="arcade",
                    connection_limit=200, channel_timeout=30)
+
+
+@contextmanager
+def serving_in_thread(app=None, host: str = "127.0.0.1", threads: int = THREADS):
+    """Serve `app` (default: a new arcade) on a free port from a background thread; yields
+    the base URL and stops the server on exit. For tests, benchmarks and demo recordings."""
+    server = create_server(app or create_app(), host=host, port=0, threads=threads, ident="arcade")
+    thread = threading.Thread(target=server.run, name="arcade-waitress", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.effective_port}"
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown()
+        thread.join(timeout=5)

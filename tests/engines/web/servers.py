@@ -7,28 +7,17 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from waitress.server import create_server
-
 from engines.web import create_app
+from engines.web.serve import serving_in_thread
 
 
-@contextlib.contextmanager
 def running_arcade(config: dict | None = None, threads: int = 8):
     """The arcade under waitress on 127.0.0.1 and a free port; yields its base URL."""
-    server = create_server(create_app(config), host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        server.close()
-        server.task_dispatcher.shutdown()
-        thread.join(timeout=5)
+    return serving_in_thread(create_app(config), threads=threads)
 
 
 def free_port() -> int:

@@ -60,6 +60,8 @@ function render() {
   $("play-pause").textContent = ui.running ? "⏸ Pause" : "▶ Play";
   root.dataset.busy = ui.busy ? "1" : "0";
   root.dataset.over = over ? "1" : "0";
+  root.dataset.moves = ui.game.moves.join(" "); // the record, for demo scripts and tests
+  root.dataset.ready = ui.state ? "1" : "0";
   $("status").textContent = statusText(pos, over);
   if (analysis) renderAnalysis(analysis); else clearAnalysis();
 }

@@ -1,0 +1,165 @@
+"""Arcade benchmark: engine reply time through the API, first paint, concurrent analyses.
+
+    .venv/bin/python bench/arcade_bench.py [--positions N] [--concurrent 20] [--paints 10]
+
+Starts the arcade under waitress on a free 127.0.0.1 port (as `engines serve` does) and
+measures:
+  1. an engine reply (POST /api/go/genmove, the server's default budget) on 9x9 positions from
+     the opening to the middle game; baseline: the same genmove called in-process (no HTTP, no
+     replay), so the API's overhead shows;
+  2. the Go page's first paint and first contentful paint in Chromium from a warm server
+     (Performance API, median of N reloads); baseline: the landing page;
+  3. N concurrent analysis requests at the default budget: errors, wall time; baseline: one
+     request alone.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engines.web import DEFAULT_CONFIG  # noqa: E402
+from engines.web.serve import serving_in_thread  # noqa: E402
+from tests.support.browser import launch_chromium  # noqa: E402
+
+
+def conditions() -> str:
+    model = ""
+    try:
+        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                     if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()
+    return (f"machine: {platform.machine()} {model}, {os.cpu_count()} cores, load "
+            f"{load[0]:.2f}/{load[1]:.2f}; Python {platform.python_version()}; "
+            f"default budget {DEFAULT_CONFIG['DEFAULT_PLAYOUTS']} playouts, engine threads 1")
+
+
+def sample_positions(count: int, seed: int = 1) -> list[list[str]]:
+    """Records of 0..~40 moves made by the engine itself at a tiny budget (legal by construction)."""
+    from engines.go import GoEngine
+    from engines.go.coords import to_gtp
+
+    rng = random.Random(seed)
+    records = []
+    for i in range(count):
+        length = rng.randrange(0, 40) if i else 0
+        with GoEngine(size=9, komi=7.0, seed=i, threads=1) as engine:
+            record = []
+            for ply in range(length):
+                point = engine.genmove("b" if ply % 2 == 0 else "w", playouts=30)
+                if point in (None, "resign"):
+                    break
+                record.append(to_gtp(point, 9))
+        records.append(record)
+    return records
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def summary(values_ms) -> str:
+    return (f"median {statistics.median(values_ms):.0f} ms, p90 {percentile(values_ms, 0.9):.0f} ms, "
+            f"max {max(values_ms):.0f} ms (n={len(values_ms)})")
+
+
+def bench_reply(url: str, records) -> None:
+    from engines.go import GoEngine
+    from engines.go.coords import from_gtp
+
+    through_api, in_process = [], []
+    for record in records:
+        game = {"size": 9, "komi": 7.0, "moves": record}
+        started = time.perf_counter()
+        response = httpx.post(f"{url}/api/go/genmove", json={"game": game}, timeout=30)
+        through_api.append((time.perf_counter() - started) * 1000)
+        response.raise_for_status()
+        with GoEngine(size=9, komi=7.0, seed=0, threads=1) as engine:
+            for ply, vertex in enumerate(record):
+                engine.play("b" if ply % 2 == 0 else "w", from_gtp(vertex, 9))
+            started = time.perf_counter()
+            engine.genmove("b" if len(record) % 2 == 0 else "w",
+                           playouts=DEFAULT_CONFIG["DEFAULT_PLAYOUTS"])
+            in_process.append((time.perf_counter() - started) * 1000)
+    print(f"1. engine reply on 9x9 at the default budget, through the API: {summary(through_api)}")
+    print(f"   baseline, genmove in-process (no HTTP, no replay):         {summary(in_process)}")
+    print(f"   target <= 1000 ms: {'met' if max(through_api) <= 1000 else 'NOT met'} (max)")
+
+
+def bench_paint(url: str, reloads: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    script = ("() => Object.fromEntries(performance.getEntriesByType('paint')"
+              ".map(e => [e.name, e.startTime]))")
+    results = {}
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        for name, path in (("landing /", "/"), ("Go page /go", "/go")):
+            page.goto(url + path)  # warm: the server and the browser's cache
+            paints = []
+            for _ in range(reloads):
+                page.goto(url + path, wait_until="load")
+                page.wait_for_function("() => performance.getEntriesByType('paint').length >= 2")
+                paints.append(page.evaluate(script))
+            results[name] = paints
+        browser.close()
+    for name, paints in results.items():
+        fp = [p["first-paint"] for p in paints]
+        fcp = [p["first-contentful-paint"] for p in paints]
+        print(f"2. {name}: first paint {summary(fp)}; first contentful paint median "
+              f"{statistics.median(fcp):.0f} ms")
+    worst = max(statistics.median([p["first-contentful-paint"] for p in v]) for v in results.values())
+    print(f"   target <= 300 ms (median first contentful paint): {'met' if worst <= 300 else 'NOT met'}")
+
+
+def bench_concurrent(url: str, count: int, records) -> None:
+    def analyze(i):
+        game = {"size": 9, "komi": 7.0, "moves": records[i % len(records)]}
+        started = time.perf_counter()
+        response = httpx.post(f"{url}/api/go/analyze", json={"game": game, "seed": i}, timeout=120)
+        return response.status_code, (time.perf_counter() - started) * 1000
+
+    alone = [analyze(0)[1] for _ in range(3)]
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        answers = list(pool.map(analyze, range(count)))
+    wall = (time.perf_counter() - started) * 1000
+    errors = sum(1 for status, _ in answers if status != 200)
+    print(f"3. {count} concurrent analyses at the default budget: {errors} errors, wall "
+          f"{wall:.0f} ms, per request {summary([ms for _, ms in answers])}")
+    print(f"   baseline, one analysis alone: median {statistics.median(alone):.0f} ms; "
+          f"{count} in series would take ~{count * statistics.median(alone):.0f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--concurrent", type=int, default=20)
+    parser.add_argument("--paints", type=int, default=10)
+    args = parser.parse_args()
+    print(conditions())
+    records = sample_positions(args.positions)
+    with serving_in_thread(threads=max(8, args.concurrent)) as url:
+        print(f"server: waitress on {url}, {max(8, args.concurrent)} threads")
+        bench_reply(url, records)
+        bench_paint(url, args.paints)
+        bench_concurrent(url, args.concurrent, records)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
