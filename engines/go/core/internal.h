@@ -1,0 +1,34 @@
+/* internal.h - helpers shared between the core's files (not part of the public API). */
+#ifndef GO_INTERNAL_H
+#define GO_INTERNAL_H
+
+#include "go.h"
+
+/* Move features for tree priors (go_move_features). */
+enum {
+    GO_F_CAPTURE = 1,       /* captures a single stone */
+    GO_F_CAPTURE_BIG = 2,   /* captures a chain of two or more stones */
+    GO_F_ESCAPE = 4,        /* saves an own chain from atari */
+    GO_F_PATTERN = 8,       /* a 3x3 shape matches */
+    GO_F_SELF_ATARI = 16,   /* leaves the new chain with one liberty */
+    GO_F_OWN_EYE = 32,      /* fills an own eye */
+    GO_F_EDGE = 64,         /* first line */
+    GO_F_NEAR_LAST = 128,   /* within distance 2 of the last move */
+};
+
+/* Bit flags GO_F_* of color playing point (assumed legal). */
+int go_move_features(const go_board *b, int color, int point);
+/* 1 when a 3x3 shape matches around the empty point. */
+int go_pattern_match(const go_board *b, int point);
+/* Liberties (up to 3) color would have after playing the empty point. */
+int go_libs_after(const go_board *b, int color, int point);
+
+/* Game internals used by search.c (game.c). */
+go_search *go_game_search(go_game *g);
+go_rng *go_game_rng(go_game *g);
+int go_game_superko(const go_game *g);
+int go_game_move_point(const go_game *g, int i);
+/* Would color at the legal point repeat an earlier position of the game? */
+int go_game_repeats(const go_game *g, int color, int point);
+
+#endif

@@ -1,0 +1,395 @@
+/* playout.c - playout policies (light and heavy), 3x3 patterns, move features for priors. */
+#include "go.h"
+#include "internal.h"
+
+#include <pthread.h>
+#include <string.h>
+
+/* ---- Random numbers (xorshift64*) ------------------------------------------------------ */
+
+void go_rng_seed(go_rng *r, uint64_t seed)
+{
+    r->s = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
+    if (!r->s)
+        r->s = 1;
+}
+
+static inline uint64_t rng_next(go_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return r->s * 0x2545f4914f6cdd1dULL;
+}
+
+uint32_t go_rng_below(go_rng *r, uint32_t n)
+{
+    return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ---- 3x3 patterns ----------------------------------------------------------------------- */
+
+/* Classical MoGo-style shapes around the centre point (the move). X and O are stones of the
+   two colours (both colourings match), x = not X (O or empty), o = not O, '.' empty,
+   ' ' off board, '?' anything. */
+static const char *PAT_SRC[][3] = {
+    {"XOX", "...", "???"}, /* hane enclosing */
+    {"XO.", "...", "?.?"}, /* hane, not cutting */
+    {"XO?", "X..", "x.?"}, /* magari */
+    {".O.", "X..", "..."}, /* diagonal attachment */
+    {"XO?", "O.x", "?x?"}, /* unprotected cut */
+    {"XO?", "O.X", "???"}, /* peeped cut */
+    {"?X?", "O.O", "xxx"}, /* cut through */
+    {"OX?", "x.O", "???"}, /* keima cut */
+    {"X.?", "O.?", "   "}, /* edge: chase */
+    {"OX?", "X.O", "   "}, /* edge: block the cut */
+    {"?X?", "x.O", "   "}, /* edge: block the connection */
+    {"?XO", "x.x", "   "}, /* edge: sagari */
+    {"?OX", "X.O", "   "}, /* edge: cut */
+};
+
+static uint8_t pat_table[1 << 16];
+static pthread_once_t pat_once = PTHREAD_ONCE_INIT;
+
+/* Cell order of a code: NW N NE W E SW S SE, 2 bits each (empty, black, white, border). */
+static const int CELL_R[8] = {0, 0, 0, 1, 1, 2, 2, 2}, CELL_C[8] = {0, 1, 2, 0, 2, 0, 1, 2};
+
+static int sym_options(char ch, int swap, int *opts)
+{
+    int X = swap ? GO_WHITE : GO_BLACK, O = swap ? GO_BLACK : GO_WHITE, n = 0;
+    switch (ch) {
+    case 'X': opts[n++] = X; break;
+    case 'O': opts[n++] = O; break;
+    case 'x': opts[n++] = O; opts[n++] = GO_EMPTY; break;
+    case 'o': opts[n++] = X; opts[n++] = GO_EMPTY; break;
+    case '.': opts[n++] = GO_EMPTY; break;
+    case ' ': opts[n++] = GO_BORDER; break;
+    default: opts[n++] = GO_EMPTY; opts[n++] = X; opts[n++] = O; opts[n++] = GO_BORDER; break;
+    }
+    return n;
+}
+
+static void pat_expand(const char cells[8], int swap, int i, int code)
+{
+    if (i == 8) {
+        pat_table[code] = 1;
+        return;
+    }
+    int opts[4], n = sym_options(cells[i], swap, opts);
+    for (int k = 0; k < n; k++)
+        pat_expand(cells, swap, i + 1, code | (opts[k] << (2 * i)));
+}
+
+static void pat_init(void)
+{
+    int npat = sizeof PAT_SRC / sizeof PAT_SRC[0];
+    for (int p = 0; p < npat; p++)
+        for (int sym = 0; sym < 8; sym++) {
+            char cells[8];
+            for (int i = 0; i < 8; i++) {
+                int r = CELL_R[i] - 1, c = CELL_C[i] - 1, t;
+                if (sym & 1) { t = r; r = c; c = t; }   /* transpose */
+                if (sym & 2) r = -r;                     /* flip rows */
+                if (sym & 4) c = -c;                     /* flip columns */
+                cells[i] = PAT_SRC[p][r + 1][c + 1];
+            }
+            pat_expand(cells, 0, 0, 0);
+            pat_expand(cells, 1, 0, 0);
+        }
+}
+
+static inline int pat_code(const go_board *b, int p)
+{
+    int s = b->stride;
+    const uint8_t *c = b->color;
+    return c[p - s - 1] | c[p - s] << 2 | c[p - s + 1] << 4 | c[p - 1] << 6 | c[p + 1] << 8 |
+           c[p + s - 1] << 10 | c[p + s] << 12 | c[p + s + 1] << 14;
+}
+
+int go_pattern_match(const go_board *b, int point)
+{
+    pthread_once(&pat_once, pat_init);
+    return pat_table[pat_code(b, point)];
+}
+
+/* ---- Tactics ------------------------------------------------------------------------------ */
+
+static inline int in_atari(const go_board *b, int head)
+{
+    int64_t n = b->plib[head], s = b->lsum[head];
+    return n > 0 && n * (int64_t)b->lsq[head] == s * s;
+}
+
+/* Liberties color would have at point after playing there (counted up to 3; captures count
+   as plenty). Assumes point is empty. */
+int go_libs_after(const go_board *b, int color, int point)
+{
+    int libs[8], n = 0, s = b->stride;
+    int nb[4] = {point - 1, point + 1, point - s, point + s};
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i], c = b->color[q];
+        if (c == GO_EMPTY) {
+            libs[n++] = q;
+        } else if (c == go_other(color) && in_atari(b, b->chain[q])) {
+            return 3;
+        }
+    }
+    if (n >= 3)
+        return 3;
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i];
+        if (b->color[q] != color)
+            continue;
+        int cl[4], k = go_board_libs(b, q, 4, cl);
+        for (int j = 0; j < k; j++) {
+            int l = cl[j], dup = (l == point);
+            for (int m = 0; m < n && !dup; m++)
+                dup = libs[m] == l;
+            if (!dup) {
+                libs[n++] = l;
+                if (n >= 3)
+                    return 3;
+            }
+        }
+    }
+    return n;
+}
+
+/* Chains of color next to point in atari: their liberty points that capture (for the other
+   color) are appended to out. */
+static int atari_libs_near(const go_board *b, int color, int point, int *out, int n)
+{
+    int s = b->stride;
+    int nb[4] = {point - 1, point + 1, point - s, point + s};
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i];
+        if (b->color[q] == color && in_atari(b, b->chain[q]))
+            out[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
+    }
+    return n;
+}
+
+/* Moves that save color's chains in atari next to point: capture an attacker in atari or
+   extend to the liberty when that gives at least two liberties. */
+static int atari_escapes(const go_board *b, int color, int point, int *out)
+{
+    int n = 0, s = b->stride;
+    int nb[5] = {point, point - 1, point + 1, point - s, point + s};
+    for (int i = 0; i < 5; i++) {
+        int q = nb[i];
+        if (b->color[q] != color || !in_atari(b, b->chain[q]))
+            continue;
+        int head = b->chain[q], st = head;
+        do { /* capture a neighbouring enemy chain in atari */
+            n = atari_libs_near(b, go_other(color), st, out, n);
+            st = b->next[st];
+        } while (st != head && n < 16);
+        int lib = b->lsum[head] / b->plib[head];
+        if (go_libs_after(b, color, lib) >= 2)
+            out[n++] = lib;
+        if (n >= 16)
+            break;
+    }
+    return n;
+}
+
+int go_move_features(const go_board *b, int color, int point)
+{
+    if (point == GO_PASS)
+        return 0;
+    int f = 0, esc[24], n, s = b->stride;
+    int nb[4] = {point - 1, point + 1, point - s, point + s};
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i];
+        if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
+            f |= b->csize[b->chain[q]] > 1 ? GO_F_CAPTURE_BIG : GO_F_CAPTURE;
+        if (b->color[q] == color && in_atari(b, b->chain[q])) {
+            n = atari_escapes(b, color, q, esc);
+            for (int k = 0; k < n; k++)
+                if (esc[k] == point)
+                    f |= GO_F_ESCAPE;
+        }
+    }
+    int la = go_libs_after(b, color, point);
+    if (la == 1)
+        f |= GO_F_SELF_ATARI;
+    if (go_board_is_eye(b, color, point))
+        f |= GO_F_OWN_EYE;
+    if (go_pattern_match(b, point))
+        f |= GO_F_PATTERN;
+    int x, y;
+    go_xy(b, point, &x, &y);
+    int line = x < y ? x : y, far = b->size - 1 - (x > y ? x : y);
+    if (far < line)
+        line = far;
+    if (line == 0)
+        f |= GO_F_EDGE;
+    if (b->last_move > 0) {
+        int lx, ly;
+        go_xy(b, b->last_move, &lx, &ly);
+        int d = (x > lx ? x - lx : lx - x) + (y > ly ? y - ly : ly - y);
+        if (d <= 2)
+            f |= GO_F_NEAR_LAST;
+    }
+    return f;
+}
+
+double go_playout_prior(const go_board *b, int color, int point)
+{
+    int f = go_move_features(b, color, point);
+    double p = 1.0;
+    if (f & (GO_F_CAPTURE_BIG)) p *= 4;
+    else if (f & GO_F_CAPTURE) p *= 2.5;
+    if (f & GO_F_ESCAPE) p *= 3;
+    if (f & GO_F_PATTERN) p *= 1.6;
+    if (f & GO_F_NEAR_LAST) p *= 1.3;
+    if (f & GO_F_SELF_ATARI) p *= 0.3;
+    if (f & GO_F_OWN_EYE) p *= 0.05;
+    if (f & GO_F_EDGE) p *= 0.5;
+    return p;
+}
+
+/* ---- Policies ------------------------------------------------------------------------------ */
+
+/* A uniformly placed scan over the empty points: the first legal one not filling an own eye.
+   With avoid_self_atari, self-ataris of more than one stone are skipped with high probability. */
+static int random_move(go_board *b, go_rng *r, int avoid_self_atari)
+{
+    int color = b->to_move, n = b->nempty;
+    if (!n)
+        return GO_PASS;
+    int start = (int)go_rng_below(r, (uint32_t)n), fallback = GO_PASS;
+    for (int i = 0; i < n; i++) {
+        int idx = start + i;
+        if (idx >= n)
+            idx -= n;
+        int p = b->empty[idx];
+        if (go_board_is_eye(b, color, p) || go_board_check(b, color, p) != GO_OK)
+            continue;
+        if (avoid_self_atari && go_libs_after(b, color, p) == 1) {
+            if (fallback == GO_PASS)
+                fallback = p;
+            if (go_rng_below(r, 16) != 0)
+                continue;
+        }
+        return p;
+    }
+    return fallback;
+}
+
+static int pick_legal(go_board *b, go_rng *r, const int *cand, int n, int avoid_self_atari)
+{
+    if (n <= 0)
+        return GO_PASS;
+    int start = (int)go_rng_below(r, (uint32_t)n);
+    for (int i = 0; i < n; i++) {
+        int p = cand[(start + i) % n];
+        if (go_board_check(b, b->to_move, p) != GO_OK)
+            continue;
+        if (avoid_self_atari && go_libs_after(b, b->to_move, p) == 1)
+            continue;
+        return p;
+    }
+    return GO_PASS;
+}
+
+/* Heavy policy: answer the last move (save own atari, capture, 3x3 shapes nearby), then
+   random with self-atari avoided. Every choice is probabilistic, never a ban. */
+static int heavy_move(go_board *b, go_rng *r)
+{
+    int color = b->to_move, last = b->last_move, cand[96], n, p;
+    if (last > 0) {
+        int s = b->stride;
+        /* Capture the stone just played or a neighbour of it in atari. */
+        n = 0;
+        int around[5] = {last, last - 1, last + 1, last - s, last + s};
+        for (int i = 0; i < 5; i++) {
+            int q = around[i];
+            if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
+                cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
+        }
+        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 0)) != GO_PASS)
+            return p;
+        /* Save own chains put in atari by the last move. */
+        n = 0;
+        for (int i = 1; i < 5; i++)
+            if (b->color[around[i]] == color)
+                n += atari_escapes(b, color, around[i], cand + n);
+        if (n > 16)
+            n = 16;
+        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 0)) != GO_PASS)
+            return p;
+        /* Shapes around the last move. */
+        n = 0;
+        int ring[8] = {last - s - 1, last - s, last - s + 1, last - 1, last + 1,
+                       last + s - 1, last + s, last + s + 1};
+        for (int i = 0; i < 8; i++) {
+            int q = ring[i];
+            if (b->color[q] == GO_EMPTY && go_pattern_match(b, q))
+                cand[n++] = q;
+        }
+        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 1)) != GO_PASS)
+            return p;
+    }
+    return random_move(b, r, 1);
+}
+
+int go_playout_move(go_board *b, int policy, go_rng *r)
+{
+    return policy == GO_POLICY_HEAVY ? heavy_move(b, r) : random_move(b, r, 0);
+}
+
+/* Area score at the end of a playout: stones plus empty points whose neighbours are all one
+   colour (after a playout, empty regions are single points except in seki). */
+static int playout_score(const go_board *b)
+{
+    int score = 0, s = b->stride;
+    for (int p = s; p < b->npoints - s; p++) {
+        int c = b->color[p];
+        if (c == GO_BLACK) {
+            score++;
+        } else if (c == GO_WHITE) {
+            score--;
+        } else if (c == GO_EMPTY) {
+            int t = 0, nb[4] = {p - 1, p + 1, p - s, p + s};
+            for (int i = 0; i < 4; i++)
+                if (b->color[nb[i]] != GO_BORDER)
+                    t |= b->color[nb[i]];
+            if (t == GO_BLACK)
+                score++;
+            else if (t == GO_WHITE)
+                score--;
+        }
+    }
+    return score;
+}
+
+int go_playout_run(go_board *b, int policy, go_rng *r, uint16_t *moves, int max_moves, int *nmoves)
+{
+    int cap = 3 * b->size * b->size, n = 0;
+    while (b->passes < 2 && cap-- > 0) {
+        int p = go_playout_move(b, policy, r);
+        int color = b->to_move;
+        go_board_play(b, color, p);
+        if (moves && n < max_moves)
+            moves[n++] = (uint16_t)p;
+    }
+    if (nmoves)
+        *nmoves = n;
+    return playout_score(b);
+}
+
+long go_bench_light(int size, long games, uint64_t seed)
+{
+    go_board start, b;
+    go_rng r;
+    if (go_board_init(&start, size) != GO_OK)
+        return 0;
+    go_rng_seed(&r, seed);
+    long wins = 0;
+    for (long i = 0; i < games; i++) {
+        go_board_copy(&b, &start);
+        wins += go_playout_run(&b, GO_POLICY_LIGHT, &r, NULL, 0, NULL) > 0;
+    }
+    return games + (wins < 0); /* wins read so the loop cannot be optimised away */
+}

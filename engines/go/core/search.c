@@ -1,0 +1,565 @@
+/* search.c - UCT with RAVE, priors as progressive bias, progressive widening, threads with
+   virtual loss, tree reuse between moves, ownership statistics.
+
+   The tree is a tree (no transposition merging), so values never mix histories: sound under
+   ko and superko. Nodes live in chunks allocated on demand; index 0 is "none". */
+#include "go.h"
+#include "internal.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- Tuning (measured against GNU Go; see bench/README.md) ----------------------------- */
+
+#define RAVE_EQUIV 2500.0   /* visits at which direct and AMAF evidence weigh the same */
+#define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
+#define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
+#define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits behind the estimate */
+#define REUSE_MAX_NODES (1500000u)
+#define MAX_DEPTH 600
+#define MAX_PLAYOUT (3 * GO_MAX_SIZE * GO_MAX_SIZE + 16)
+
+typedef struct node {
+    uint16_t move;
+    uint16_t nchildren;       /* published (release) after the children are written */
+    uint32_t children;        /* index of the first child, 0 while not expanded */
+    int32_t visits, wins;     /* wins in half points for the player who played move */
+    int32_t rvisits, rwins;   /* AMAF statistics, same units */
+    uint8_t pv, pw;           /* prior: pv virtual visits holding pw virtual wins */
+    uint8_t expanding;        /* set (CAS) by the one thread that expands the node */
+    uint8_t pad;
+} node;
+
+#define CHUNK_BITS 16
+#define CHUNK (1u << CHUNK_BITS)
+#define MAX_CHUNKS 64
+#define KEEP_CHUNKS 4
+
+struct go_search {
+    pthread_mutex_t lock;
+    node *chunks[MAX_CHUNKS];
+    uint32_t used;            /* next free node index */
+    uint32_t root;
+    int root_size, root_color, root_nmoves, moves_cap;
+    uint16_t *root_moves;     /* the game's moves when the tree was last searched */
+};
+
+#define NODE(s, i) (&(s)->chunks[(i) >> CHUNK_BITS][(i) & (CHUNK - 1)])
+
+/* ---- Arena --------------------------------------------------------------------------- */
+
+go_search *go_search_new(void)
+{
+    go_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    pthread_mutex_init(&s->lock, NULL);
+    s->used = 1;
+    return s;
+}
+
+void go_search_free(go_search *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < MAX_CHUNKS; i++)
+        free(s->chunks[i]);
+    free(s->root_moves);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+static void arena_reset(go_search *s)
+{
+    for (int i = KEEP_CHUNKS; i < MAX_CHUNKS; i++) {
+        free(s->chunks[i]);
+        s->chunks[i] = NULL;
+    }
+    s->used = 1;
+    s->root = 0;
+}
+
+void go_search_reset(go_game *g)
+{
+    go_search *s = go_game_search(g);
+    if (s)
+        arena_reset(s);
+}
+
+/* n consecutive nodes (zeroed) in one chunk; 0 when memory is exhausted. */
+static uint32_t arena_alloc(go_search *s, int n)
+{
+    uint32_t at = 0;
+    pthread_mutex_lock(&s->lock);
+    uint32_t i = s->used;
+    if ((i & (CHUNK - 1)) + (uint32_t)n > CHUNK)
+        i = (i | (CHUNK - 1)) + 1;
+    uint32_t c = i >> CHUNK_BITS;
+    if (c < MAX_CHUNKS && !s->chunks[c])
+        s->chunks[c] = malloc(CHUNK * sizeof(node));
+    if (c < MAX_CHUNKS && s->chunks[c]) {
+        memset(NODE(s, i), 0, n * sizeof(node));
+        s->used = i + n;
+        at = i;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return at;
+}
+
+/* ---- Priors and expansion --------------------------------------------------------------- */
+
+static int empty_around(const go_board *b, int point)
+{
+    int x, y;
+    go_xy(b, point, &x, &y);
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            int ax = x + dx, ay = y + dy;
+            if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) > 2)
+                continue;
+            if (ax >= 0 && ay >= 0 && ax < b->size && ay < b->size &&
+                b->color[go_point(b, ax, ay)] != GO_EMPTY)
+                return 0;
+        }
+    return 1;
+}
+
+static void set_prior(node *n, const go_board *b, int point)
+{
+    int pv = 10, pw = 5;
+    if (point == GO_PASS) {
+        n->pv = 10;
+        n->pw = b->last_move == GO_PASS ? 5 : 1;
+        return;
+    }
+    int f = go_move_features(b, b->to_move, point);
+    if (f & GO_F_CAPTURE_BIG) { pv += 20; pw += 20; }
+    else if (f & GO_F_CAPTURE) { pv += 10; pw += 10; }
+    if (f & GO_F_ESCAPE) { pv += 15; pw += 15; }
+    if (f & GO_F_PATTERN) { pv += 6; pw += 6; }
+    if (f & GO_F_NEAR_LAST) { pv += 3; pw += 3; }
+    if (f & GO_F_SELF_ATARI) pv += 15;
+    if (f & GO_F_OWN_EYE) pv += 40;
+    if ((f & GO_F_EDGE) && empty_around(b, point)) pv += 15;
+    n->pv = (uint8_t)(pv > 255 ? 255 : pv);
+    n->pw = (uint8_t)(pw > n->pv ? n->pv : pw);
+}
+
+static double prior_value(const node *n) { return (double)n->pw / n->pv; }
+
+/* Children: pass first (always selectable), then legal moves by falling prior. */
+static int expand(go_search *s, node *n, const go_board *b)
+{
+    uint8_t zero = 0;
+    if (!__atomic_compare_exchange_n(&n->expanding, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        return 0;
+    node tmp[GO_MAX_CANDIDATES];
+    int count = 0;
+    memset(tmp, 0, sizeof tmp);
+    tmp[count].move = GO_PASS;
+    set_prior(&tmp[count++], b, GO_PASS);
+    for (int i = 0; i < b->nempty; i++) {
+        int p = b->empty[i];
+        if (go_board_check(b, b->to_move, p) != GO_OK)
+            continue;
+        node c;
+        memset(&c, 0, sizeof c);
+        c.move = (uint16_t)p;
+        set_prior(&c, b, p);
+        int j = count++;
+        while (j > 1 && prior_value(&tmp[j - 1]) < prior_value(&c)) {
+            tmp[j] = tmp[j - 1];
+            j--;
+        }
+        tmp[j] = c;
+    }
+    uint32_t at = arena_alloc(s, count);
+    if (!at)
+        return 0; /* out of memory: stays a leaf, 'expanding' keeps others from retrying */
+    memcpy(NODE(s, at), tmp, count * sizeof(node));
+    n->children = at;
+    __atomic_store_n(&n->nchildren, (uint16_t)count, __ATOMIC_RELEASE);
+    return 1;
+}
+
+/* ---- One simulation ------------------------------------------------------------------------ */
+
+typedef struct {
+    go_search *s;
+    const go_board *root_board;
+    double komi;
+    long budget;
+    double deadline;
+    int expand_at;
+    int stop;
+    long done;
+    uint8_t banned[GO_MAX_POINTS];   /* root moves refused by superko */
+} run_ctx;
+
+typedef struct {
+    run_ctx *ctx;
+    go_rng rng;
+    pthread_t thread;
+    int32_t own[GO_MAX_POINTS];
+    long playouts;
+} worker;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline int32_t load(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void add(int32_t *p, int32_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+
+static int widen_limit(int32_t visits)
+{
+    return 5 + (int)(2.0 * sqrt((double)visits));
+}
+
+static uint32_t select_child(run_ctx *ctx, node *n, int nch, int at_root)
+{
+    go_search *s = ctx->s;
+    int32_t parent = load(&n->visits);
+    int limit = widen_limit(parent);
+    double logn = log((double)parent + 1.0), best = -1e9;
+    uint32_t pick = n->children;
+    for (int i = 0; i < nch && i <= limit; i++) {
+        uint32_t ci = n->children + i;
+        node *c = NODE(s, ci);
+        if (at_root && ctx->banned[c->move])
+            continue;
+        double v = load(&c->visits) + c->pv, w = load(&c->wins) * 0.5 + c->pw;
+        double rv = load(&c->rvisits) + c->pv, rw = load(&c->rwins) * 0.5 + c->pw;
+        double q = w / v, rq = rw / rv;
+        double beta = c->move == GO_PASS ? 0 : rv / (rv + v + rv * v / RAVE_EQUIV);
+        double val = (1 - beta) * q + beta * rq + EXPLORE * sqrt(logn / v);
+        if (val > best) {
+            best = val;
+            pick = ci;
+        }
+    }
+    return pick;
+}
+
+static void add_ownership(worker *w, const go_board *b)
+{
+    int s = b->stride;
+    for (int p = s; p < b->npoints - s; p++) {
+        int c = b->color[p];
+        if (c == GO_EMPTY) {
+            int t = 0, nb[4] = {p - 1, p + 1, p - s, p + s};
+            for (int k = 0; k < 4; k++)
+                if (b->color[nb[k]] != GO_BORDER)
+                    t |= b->color[nb[k]];
+            c = t;
+        }
+        w->own[p] += c == GO_BLACK ? 1 : c == GO_WHITE ? -1 : 0;
+    }
+}
+
+static void simulate(worker *w)
+{
+    run_ctx *ctx = w->ctx;
+    go_search *s = ctx->s;
+    go_board b;
+    uint32_t path[MAX_DEPTH];
+    uint8_t tomove[MAX_DEPTH], amaf[GO_MAX_POINTS];
+    uint16_t moves[MAX_PLAYOUT];
+    int depth = 0, nmoves = 0;
+
+    go_board_copy(&b, ctx->root_board);
+    path[0] = s->root;
+    tomove[0] = (uint8_t)b.to_move;
+    node *n = NODE(s, s->root);
+    add(&n->visits, 1);
+    while (depth < MAX_DEPTH - 1 && b.passes < 2) {
+        int nch = __atomic_load_n(&n->nchildren, __ATOMIC_ACQUIRE);
+        if (!nch) {
+            if (load(&n->visits) < ctx->expand_at || !expand(s, n, &b))
+                break;
+            nch = n->nchildren;
+        }
+        uint32_t ci = select_child(ctx, n, nch, depth == 0);
+        n = NODE(s, ci);
+        add(&n->visits, 1);   /* virtual loss until the result comes back */
+        go_board_play(&b, b.to_move, n->move);
+        path[++depth] = ci;
+        tomove[depth] = (uint8_t)b.to_move;
+    }
+    double score;
+    if (b.passes >= 2)
+        score = go_board_area(&b) - ctx->komi;
+    else
+        score = go_playout_run(&b, GO_POLICY_HEAVY, &w->rng, moves, MAX_PLAYOUT, &nmoves) - ctx->komi;
+    add_ownership(w, &b);
+    int rb = score > 0 ? 2 : score == 0 ? 1 : 0;   /* result for black in half points */
+
+    /* Back up: direct statistics on the path, AMAF for the siblings whose move the same
+       player made first later in the sequence. */
+    memset(amaf, 0, b.npoints);
+    int col = tomove[depth];
+    for (int i = 0; i < nmoves; i++, col = go_other(col))
+        if (moves[i] != GO_PASS && !amaf[moves[i]])
+            amaf[moves[i]] = (uint8_t)col;
+    for (int d = depth; d >= 0; d--) {
+        node *nd = NODE(s, path[d]);
+        int mover = go_other(tomove[d]);
+        add(&nd->wins, mover == GO_BLACK ? rb : 2 - rb);
+        int nch = __atomic_load_n(&nd->nchildren, __ATOMIC_ACQUIRE);
+        int r = tomove[d] == GO_BLACK ? rb : 2 - rb;
+        for (int i = 0; i < nch; i++) {
+            node *c = NODE(s, nd->children + i);
+            if (c->move != GO_PASS && amaf[c->move] == tomove[d]) {
+                add(&c->rvisits, 1);
+                add(&c->rwins, r);
+            }
+        }
+        if (d > 0 && nd->move != GO_PASS)
+            amaf[nd->move] = (uint8_t)mover;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    run_ctx *ctx = w->ctx;
+    for (long i = 0;; i++) {
+        if (__atomic_load_n(&ctx->stop, __ATOMIC_RELAXED))
+            break;
+        simulate(w);
+        w->playouts++;
+        long done = __atomic_add_fetch(&ctx->done, 1, __ATOMIC_RELAXED);
+        if ((ctx->budget && done >= ctx->budget) ||
+            (ctx->deadline > 0 && (i & 7) == 0 && now_seconds() >= ctx->deadline))
+            __atomic_store_n(&ctx->stop, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+/* ---- Tree reuse ---------------------------------------------------------------------------- */
+
+/* Move the root down along the moves played since the last search, or start afresh. */
+static void prepare_root(go_search *s, go_game *g, const go_board *b, int color)
+{
+    int nm = go_game_nmoves(g);
+    uint32_t r = s->root;
+    if (r && (s->root_size != b->size || nm < s->root_nmoves || s->used > REUSE_MAX_NODES))
+        r = 0;
+    for (int i = 0; r && i < s->root_nmoves; i++)
+        if (s->root_moves[i] != go_game_move_point(g, i))
+            r = 0;
+    int expect = s->root_color;
+    for (int i = s->root_nmoves; r && i < nm; i++) {
+        int c, x, y, p = go_game_move_point(g, i);
+        go_game_move(g, i, &c, &x, &y);
+        node *n = NODE(s, r);
+        int nch = n->nchildren;
+        uint32_t next = 0;
+        for (int k = 0; k < nch && c == expect; k++)
+            if (NODE(s, n->children + k)->move == p)
+                next = n->children + k;
+        r = next;
+        expect = go_other(expect);
+    }
+    if (r && expect != color)
+        r = 0;
+    if (!r) {
+        arena_reset(s);
+        r = arena_alloc(s, 1);
+        NODE(s, r)->move = (uint16_t)(b->last_move > 0 ? b->last_move : GO_PASS);
+    }
+    s->root = r;
+    s->root_size = b->size;
+    s->root_color = color;
+    if (nm > s->moves_cap) {
+        uint16_t *m = realloc(s->root_moves, (nm + 256) * sizeof *m);
+        if (m) {
+            s->root_moves = m;
+            s->moves_cap = nm + 256;
+        }
+    }
+    s->root_nmoves = nm <= s->moves_cap ? nm : 0;
+    for (int i = 0; i < s->root_nmoves; i++)
+        s->root_moves[i] = (uint16_t)go_game_move_point(g, i);
+}
+
+/* ---- Results ------------------------------------------------------------------------------- */
+
+static double child_winrate(const node *c)
+{
+    return c->visits ? c->wins * 0.5 / c->visits : (double)c->pw / c->pv;
+}
+
+static void fill_result(run_ctx *ctx, worker *ws, int nthreads, const go_board *b,
+                        go_search_result *res)
+{
+    go_search *s = ctx->s;
+    node *root = NODE(s, s->root);
+    int nch = root->nchildren;
+    double psum = 0;
+    for (int i = 0; i < nch; i++)
+        psum += prior_value(NODE(s, root->children + i));
+    /* Candidates by visits (selection sort is fine for <= 362). */
+    int order[GO_MAX_CANDIDATES], n = 0;
+    for (int i = 0; i < nch; i++)
+        if (!ctx->banned[NODE(s, root->children + i)->move])
+            order[n++] = i;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            node *a = NODE(s, root->children + order[i]), *c = NODE(s, root->children + order[j]);
+            if (c->visits > a->visits || (c->visits == a->visits && prior_value(c) > prior_value(a))) {
+                int t = order[i]; order[i] = order[j]; order[j] = t;
+            }
+        }
+    res->ncandidates = 0;
+    for (int i = 0; i < n; i++) {
+        node *c = NODE(s, root->children + order[i]);
+        if (c->visits == 0 && i > 0)
+            break;
+        int k = res->ncandidates++;
+        res->cand_x[k] = res->cand_y[k] = -1;
+        if (c->move != GO_PASS)
+            go_xy(b, c->move, &res->cand_x[k], &res->cand_y[k]);
+        res->cand_visits[k] = c->visits;
+        res->cand_prior[k] = (float)(psum > 0 ? prior_value(c) / psum : 0);
+        res->cand_winrate[k] = (float)child_winrate(c);
+    }
+    res->move_x = res->move_y = -1;
+    res->winrate = 0.5;
+    if (res->ncandidates) {
+        res->move_x = res->cand_x[0];
+        res->move_y = res->cand_y[0];
+        res->winrate = res->cand_winrate[0];
+    }
+    res->tree_playouts = root->visits;
+    /* Principal variation: most visited child, repeatedly. */
+    res->npv = 0;
+    node *cur = root;
+    while (res->npv < GO_MAX_PV && cur->nchildren) {
+        node *bestc = NULL;
+        for (int i = 0; i < cur->nchildren; i++) {
+            node *c = NODE(s, cur->children + i);
+            if (c->visits > 0 && (!bestc || c->visits > bestc->visits) &&
+                !(cur == root && ctx->banned[c->move]))
+                bestc = c;
+        }
+        if (!bestc)
+            break;
+        int k = res->npv++;
+        res->pv_x[k] = res->pv_y[k] = -1;
+        if (bestc->move != GO_PASS)
+            go_xy(b, bestc->move, &res->pv_x[k], &res->pv_y[k]);
+        cur = bestc;
+    }
+    long total = 0;
+    for (int t = 0; t < nthreads; t++)
+        total += ws[t].playouts;
+    res->playouts = total;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = go_point(b, x, y);
+            long sum = 0;
+            for (int t = 0; t < nthreads; t++)
+                sum += ws[t].own[p];
+            res->ownership[y * b->size + x] = total ? (float)((double)sum / total) : 0.0f;
+        }
+}
+
+/* The best move that is not a pass (when passing would hand the opponent the game). */
+static int best_non_pass(go_search_result *res)
+{
+    for (int i = 0; i < res->ncandidates; i++)
+        if (res->cand_x[i] >= 0)
+            return i;
+    return -1;
+}
+
+/* ---- Entry point --------------------------------------------------------------------------- */
+
+int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_result *res)
+{
+    if (color != GO_BLACK && color != GO_WHITE)
+        return GO_ERR_COLOR;
+    go_search *s = go_game_search(g);
+    double t0 = now_seconds();
+    go_board root_board;
+    go_board_copy(&root_board, go_game_board(g));
+    if (root_board.to_move != color) {     /* the same colour twice: no ko binds it */
+        root_board.to_move = color;
+        root_board.ko = 0;
+    }
+    if (!opts->reuse)
+        arena_reset(s);
+    prepare_root(s, g, &root_board, color);
+    node *root = NODE(s, s->root);
+    if (!root->nchildren) {
+        root->expanding = 0;
+        if (!expand(s, root, &root_board))
+            return GO_ERR_NOMEM;
+    }
+
+    run_ctx *ctx = calloc(1, sizeof *ctx);
+    int nthreads = opts->threads < 1 ? 1 : opts->threads > 64 ? 64 : opts->threads;
+    worker *ws = calloc(nthreads, sizeof *ws);
+    if (!ctx || !ws) {
+        free(ctx);
+        free(ws);
+        return GO_ERR_NOMEM;
+    }
+    ctx->s = s;
+    ctx->root_board = &root_board;
+    ctx->komi = go_game_komi(g);
+    ctx->budget = opts->playouts;
+    ctx->deadline = opts->seconds > 0 ? t0 + opts->seconds : 0;
+    if (!ctx->budget && ctx->deadline <= 0)
+        ctx->budget = 1000;
+    ctx->expand_at = root_board.size <= 9 ? 2 : root_board.size <= 13 ? 4 : 8;
+    if (go_game_superko(g))
+        for (int i = 0; i < root->nchildren; i++) {
+            int p = NODE(s, root->children + i)->move;
+            if (p != GO_PASS && go_game_repeats(g, color, p))
+                ctx->banned[p] = 1;
+        }
+    uint64_t seed = go_rng_below(go_game_rng(g), 0xffffffffu);
+    for (int t = 0; t < nthreads; t++) {
+        ws[t].ctx = ctx;
+        go_rng_seed(&ws[t].rng, seed * 131 + (uint64_t)t + 1);
+    }
+    int started = 1;
+    for (int t = 1; t < nthreads; t++, started++)
+        if (pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) != 0)
+            break;
+    worker_main(&ws[0]);
+    for (int t = 1; t < started; t++)
+        pthread_join(ws[t].thread, NULL);
+
+    fill_result(ctx, ws, started, &root_board, res);
+    res->seconds = now_seconds() - t0;
+
+    /* Decisions: pass when the opponent passed and we win whether or not dead stones are
+       judged; never pass into a loss; resign only on strong evidence. */
+    const go_board *b = go_game_board(g);
+    int sign = color == GO_BLACK ? 1 : -1;
+    if (b->last_move == GO_PASS && go_game_nmoves(g) > 0 &&
+        sign * go_game_tromp_taylor(g) > 0 && sign * go_game_final_score(g, 300) > 0) {
+        res->move_x = res->move_y = -1;
+    } else if (res->move_x < 0 && b->last_move == GO_PASS && sign * go_game_tromp_taylor(g) <= 0) {
+        int i = best_non_pass(res);
+        if (i >= 0 && res->cand_visits[i] > 0) {
+            res->move_x = res->cand_x[i];
+            res->move_y = res->cand_y[i];
+        }
+    } else if (res->winrate < RESIGN_BELOW && res->ncandidates &&
+               res->cand_visits[0] >= RESIGN_MIN_VISITS) {
+        res->move_x = res->move_y = -2;
+    }
+    free(ctx);
+    free(ws);
+    return GO_OK;
+}
