@@ -38,7 +38,20 @@ def _done(task, as_json: bool, text: str | None = None) -> None:
     _emit(task.compact()) if as_json else click.echo(text if text is not None else _line(task))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class PmGroup(click.Group):
+    """Turns pm's named errors into one-line messages with exit code 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PmError as err:
+            raise click.ClickException(str(err)) from None
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(0)
+
+
+@click.group(cls=PmGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="soloshop", prog_name="pm")
 def cli():
     """pm: a git-backed HTML task tracker that many agent sessions share safely.
@@ -423,20 +436,7 @@ def prime():
 
 
 def main(argv=None):
-    try:
-        cli.main(args=argv, prog_name="pm", standalone_mode=False)
-    except PmError as err:
-        click.echo(f"pm: {err}", err=True)
-        sys.exit(1)
-    except click.exceptions.Abort:
-        click.echo("pm: aborted", err=True)
-        sys.exit(1)
-    except click.ClickException as err:
-        err.show()
-        sys.exit(err.exit_code)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(0)
+    cli.main(args=argv, prog_name="pm")
 
 
 if __name__ == "__main__":

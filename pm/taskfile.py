@@ -70,7 +70,8 @@ def link_line(kind: str, other: int, href: str) -> str:
 
 def log_line(entry: LogEntry) -> str:
     shown = entry.time.replace("T", " ")[:16] + "Z" if "T" in entry.time else entry.time
-    body = entry.html.replace("\r\n", "\n").replace("\n", "&#10;")
+    # One line per entry: line breaks become character references (same rendering).
+    body = entry.html.replace("\r\n", "\n").replace("\n", "&#10;").replace("\r", "&#13;")
     return (f'<li data-time="{html.escape(entry.time, quote=True)}" '
             f'data-who="{html.escape(entry.who, quote=True)}"><time datetime="'
             f'{html.escape(entry.time, quote=True)}">{html.escape(shown)}</time> '
@@ -206,7 +207,8 @@ class Doc:
 
 def parse(text: str, path: str = "<task>") -> Doc:
     """Parse and validate a task file; raise ParseError naming the first fault."""
-    lines = text.splitlines(keepends=True)
+    # Split on \n only (str.splitlines also breaks on \x85, \u2028... inside human text).
+    lines = re.findall(r"[^\n]*\n|[^\n]+$", text)
     doc = Doc(lines, path)
     bare = [l.rstrip("\r\n") for l in lines]
 
@@ -279,9 +281,12 @@ def parse(text: str, path: str = "<task>") -> Doc:
 
     _parse_links(doc, bare, fail)
     _parse_log(doc, bare, fail)
-    tail = [l for l in bare[doc.sections["log"][1] + 1:] if l.strip()]
-    if tail != ["</body>", "</html>"]:
-        fail(doc.sections["log"][1] + 1, "the log section must be followed by </body> and </html> only")
+    tail = [j for j in range(doc.sections["log"][1] + 1, len(bare)) if bare[j].strip()]
+    for position, expected in enumerate(["</body>", "</html>", None]):
+        at = tail[position] if position < len(tail) else None
+        if (bare[at] if at is not None else None) != expected:
+            fail(at if at is not None else len(bare) - 1,
+                 "the log section must be followed by </body> and </html> only")
     _check_values(doc, fail)
     return doc
 
