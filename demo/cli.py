@@ -1,0 +1,208 @@
+"""`demo`: narrated product videos from a script. Thin click layer over demo.compose."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from demo.errors import DemoError, ScriptError, SyncError
+
+
+def _progress(quiet: bool):
+    return (lambda _msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
+
+
+def _voice_options(f):
+    options = [
+        click.option("--voice-engine", type=click.Choice(["espeak", "elevenlabs"]), default=None,
+                     help="Default: elevenlabs when ELEVENLABS_API_KEY is set, else espeak (offline)."),
+        click.option("--voice", default=None, help="espeak-ng voice (en-us) or ElevenLabs voice id."),
+        click.option("--model", default=None, help="ElevenLabs model id (eleven_multilingual_v2)."),
+        click.option("--speed", type=click.IntRange(80, 400), default=None, help="espeak-ng words a minute (165)."),
+        click.option("--voice-settings", default=None, metavar="JSON",
+                     help='ElevenLabs voice_settings, e.g. \'{"stability": 0.5, "similarity_boost": 0.75}\'.'),
+        click.option("--seed", type=int, default=None, help="ElevenLabs seed, for repeatable speech."),
+        click.option("--output-format", default=None, help="ElevenLabs output_format (mp3_44100_128)."),
+        click.option("--concurrency", type=click.IntRange(1, 16), default=None,
+                     help="Parallel ElevenLabs requests; keep within your plan's limit (2)."),
+        click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+                     help="Phrase cache (default ~/.cache/soloshop-demo/phrases)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _voice(voice_engine, voice, model, speed, voice_settings, seed, output_format, concurrency, base=None):
+    from dataclasses import replace
+
+    from demo.narration import VoiceConfig, default_voice
+
+    cfg = base or default_voice()
+    if voice_engine and voice_engine != cfg.engine:
+        cfg = VoiceConfig(engine=voice_engine, voice="en-us" if voice_engine == "espeak" else "21m00Tcm4TlvDq8ikWAM",
+                          model="" if voice_engine == "espeak" else "eleven_multilingual_v2")
+    changes = {}
+    if voice_settings is not None:
+        try:
+            changes["settings"] = json.loads(voice_settings)
+        except ValueError as exc:
+            raise click.BadParameter(f"not JSON: {exc}", param_hint="--voice-settings") from None
+        if not isinstance(changes["settings"], dict):
+            raise click.BadParameter("must be a JSON object", param_hint="--voice-settings")
+    for key, value in (("voice", voice), ("model", model), ("speed", speed), ("seed", seed),
+                       ("output_format", output_format), ("concurrency", concurrency)):
+        if value is not None:
+            changes[key] = value
+    return replace(cfg, **changes)
+
+
+def _fail(exc: DemoError) -> None:
+    raise click.ClickException(str(exc))
+
+
+@click.group(help="Narrated product videos from a script: record, narrate, assemble, measure sync.")
+def main():
+    pass
+
+
+@main.command()
+@click.argument("script", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
+@click.option("--base-url", default=None, help="Where relative d.goto() URLs point (default: the script's folder).")
+@click.option("--task", type=int, default=None, help="Log the video on this pm task.")
+@click.option("--paint-timeout", type=float, default=15.0, show_default=True,
+              help="Seconds the first page may take to paint before the stills fallback.")
+@_voice_options
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
+def record(script, out_dir, base_url, task, paint_timeout, as_json, quiet, **voice):
+    """Record SCRIPT (a Python file defining `def run(d):`) into a narrated MP4 in --out."""
+    from demo.compose import Settings, record_demo
+
+    try:
+        cache = voice.pop("cache_dir")
+        settings = Settings(voice=_voice(**voice), cache_dir=cache, base_url=base_url, paint_timeout=paint_timeout)
+        result = _run(lambda: record_demo(script, out_dir, settings, _progress(quiet)), task, out_dir)
+    except DemoError as exc:
+        _fail(exc)
+    _print_result(result, as_json)
+
+
+def _run(job, task, out_dir):
+    from demo import pm_link
+
+    try:
+        result = job()
+    except SyncError as exc:
+        if task is not None:  # the video exists; the lead should still see where
+            click.echo(f"not logged on task {task}: sync missed", err=True)
+        raise exc
+    if task is not None:
+        text = pm_link.log_video(task, result.video, result.report, result.figures["sync"]["p95_ms"])
+        click.echo(f"logged on task {task}: {text}", err=True)
+    return result
+
+
+def _print_result(result, as_json: bool) -> None:
+    f = result.figures
+    if as_json:
+        click.echo(json.dumps({"video": result.video, "beats": result.beats_json, "report": result.report,
+                               "figures": f}, separators=(",", ":")))
+        return
+    s, loud = f["sync"], f["loudness"]
+    click.echo(f"video    {result.video}\nbeats    {result.beats_json}\nreport   {result.report}")
+    click.echo(f"sync     p95 {s['p95_ms']} ms (target {s['target_ms']:.0f} ms), {s['beats']} phrases")
+    click.echo(f"loudness {loud['integrated']} LUFS, true peak {loud['true_peak']} dBTP; "
+               f"peak spread {f.get('peak_spread_db')} dB; lead-in {f['leadin_s']} s")
+
+
+@main.command()
+@click.argument("out_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--script", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The edited script (default: the one recorded).")
+@click.option("--task", type=int, default=None, help="Log the video on this pm task.")
+@_voice_options
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
+def compose(out_dir, script, task, as_json, quiet, **voice):
+    """Re-compose OUT_DIR after a narration change, without re-recording."""
+    from demo.compose import compose_dir
+
+    try:
+        settings = None
+        if any(v is not None for k, v in voice.items() if k != "cache_dir") or voice.get("cache_dir"):
+            settings = _saved_settings(out_dir, voice)
+        result = _run(lambda: compose_dir(out_dir, settings, script, _progress(quiet)), task, out_dir)
+    except DemoError as exc:
+        _fail(exc)
+    _print_result(result, as_json)
+
+
+def _saved_settings(out_dir, voice):
+    from pathlib import Path
+
+    from demo.compose import WORK, Settings
+    from demo.errors import ComposeError
+    from demo.narration import VoiceConfig
+
+    try:
+        saved = json.loads((Path(out_dir) / WORK / "settings.json").read_text())
+    except (OSError, ValueError):
+        raise ComposeError(f"{out_dir} holds no finished recording: run `demo record` first") from None
+    base = VoiceConfig(**saved["voice"])
+    cache = voice.pop("cache_dir", None)
+    return Settings(voice=_voice(**voice, base=base), cache_dir=cache)
+
+
+@main.command()
+@click.argument("video", type=click.Path(exists=True, dir_okay=False))
+@click.argument("beats_json", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def check(video, beats_json, as_json):
+    """Measure speech onsets in VIDEO against BEATS_JSON; exit 1 when p95 misses 40 ms."""
+    from demo.compose import check_video
+
+    try:
+        figures = check_video(video, beats_json)
+    except DemoError as exc:
+        _fail(exc)
+    s = figures["sync"]
+    if as_json:
+        click.echo(json.dumps(figures, separators=(",", ":")))
+    else:
+        for b in figures["beats"]:
+            onset = "not found" if b["onset"] is None else f"{b['onset']:.3f} s"
+            err = "" if b["error_ms"] is None else f"{b['error_ms']:+.1f} ms"
+            click.echo(f"{b['name']:<24} beat {b['t']:8.3f} s  onset {onset:>10}  {err}")
+        loud = figures["loudness"]
+        click.echo(f"sync p95 {s['p95_ms']} ms, p50 {s['p50_ms']} ms, max {s['max_ms']} ms "
+                   f"(target {s['target_ms']:.0f} ms); loudness {loud['integrated']} LUFS, "
+                   f"true peak {loud['true_peak']} dBTP; lead-in {figures['leadin_s']} s")
+    if not s["ok"]:
+        click.echo(f"Error: sync missed: p95 {s['p95_ms']} ms > {s['target_ms']:.0f} ms "
+                   f"({s['missing']} phrase(s) not found)", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("script", type=click.Path(exists=True, dir_okay=False))
+@click.option("--base-url", default=None, help="Where relative d.goto() URLs point.")
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+def plan(script, base_url, as_json):
+    """Validate SCRIPT and list its steps, without starting a browser."""
+    from demo.script import load_plan
+
+    try:
+        p = load_plan(script, base_url)
+    except ScriptError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps([{"line": s.line, "kind": s.kind, "args": s.args} for s in p.steps],
+                              separators=(",", ":")))
+        return
+    for s in p.steps:
+        extra = f'  say "{s.args["say"]}"' if s.kind == "beat" and s.args.get("say") else ""
+        label = f"beat {s.args['name']}" if s.kind == "beat" else s.describe()
+        click.echo(f"{s.line:>4}  {label}{extra}")

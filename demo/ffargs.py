@@ -1,0 +1,191 @@
+"""Pure builders of ffmpeg argument lists and ffconcat/ffmetadata texts; no I/O here.
+
+Every graph the pipeline runs is built by one function in this module, so tests can assert the
+exact arguments. Facts these encode: `adelay ... all=1` delays every channel; `amix` must get
+`normalize=0` or it scales phrases by how many inputs are active; `alimiter` needs `latency=1`
+(no onset shift) and `level=0` (no auto gain); chapters need TIMEBASE=1/1000.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FPS = 25
+SAMPLE_RATE = 48000
+BASE = ["ffmpeg", "-hide_banner", "-nostdin", "-y"]
+ANALYZE = ["ffmpeg", "-hide_banner", "-nostdin", "-nostats"]
+BITEXACT_WAV = ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-c:a", "pcm_s16le"]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One screencast frame: an image file and the moment (s, video clock) it appeared."""
+
+    path: str
+    t: float
+
+
+def ffconcat(frames: list[Frame], start: float, end: float) -> str:
+    """A concat-demuxer list that shows each frame until the next one, over [start, end).
+
+    The frame on screen at `start` opens the list; the last file is repeated, as the demuxer
+    ignores the last entry's duration otherwise.
+    """
+    if end <= start:
+        raise ValueError("end must be after start")
+    visible = [f for f in frames if f.t < end]
+    first = max((i for i, f in enumerate(visible) if f.t <= start), default=0)
+    kept = visible[first:]
+    if not kept:
+        raise ValueError("no frame before the end")
+    lines = ["ffconcat version 1.0"]
+    for i, frame in enumerate(kept):
+        begin = max(frame.t, start)
+        stop = kept[i + 1].t if i + 1 < len(kept) else end
+        lines += [f"file '{_quote(frame.path)}'", f"duration {max(stop - begin, 0.0):.6f}"]
+    lines.append(f"file '{_quote(kept[-1].path)}'")
+    return "\n".join(lines) + "\n"
+
+
+def _quote(path: str) -> str:
+    return path.replace("'", "'\\''")
+
+
+def encode_frames(concat: str, out: str, duration: float, fps: int = FPS) -> list[str]:
+    """Frames held until the next one -> constant-rate H.264 (even size, yuv420p for players)."""
+    return BASE + [
+        "-f", "concat", "-safe", "0", "-i", concat,
+        "-vf", f"fps={fps},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p",
+        "-t", f"{duration:.3f}", "-an",
+        "-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-g", str(fps * 2),
+        "-fps_mode", "cfr", out,
+    ]
+
+
+LEADIN_FILTER = (
+    "fps={fps},negate,blackdetect=d=0.04:pic_th=0.999:pix_th=0.06,"
+    "negate,blackdetect=d=0.04:pic_th=0.999:pix_th=0.06,freezedetect=n=-60dB:d=0.3"
+)
+
+
+def detect_leadin(video: str, limit: float, fps: int = FPS) -> list[str]:
+    """White frames (negate, then blackdetect), black frames and frozen frames in the first `limit` s."""
+    return ANALYZE + ["-t", f"{limit:.3f}", "-i", video, "-map", "0:v:0",
+                      "-vf", LEADIN_FILTER.format(fps=fps), "-an", "-f", "null", "-"]
+
+
+def detect_leadin_concat(concat: str, limit: float, fps: int = FPS) -> list[str]:
+    """The same measurement on a frame list, before anything is encoded."""
+    return ANALYZE + ["-f", "concat", "-safe", "0", "-t", f"{limit:.3f}", "-i", concat,
+                      "-vf", LEADIN_FILTER.format(fps=fps), "-an", "-f", "null", "-"]
+
+
+def prepare_phrase(src: str, out: str, gain_db: float = 0.0) -> list[str]:
+    """A synthesized phrase -> 48 kHz mono 16-bit WAV, leading/trailing silence cut, gain applied.
+
+    The cut makes the phrase's first sound its first sample, so the beat delay is the onset.
+    """
+    trim = "silenceremove=start_periods=1:start_threshold=-55dB:start_silence=0"
+    chain = (
+        f"aresample={SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono,"
+        f"{trim},areverse,{trim},areverse,volume={gain_db:.2f}dB"
+    )
+    return BASE + ["-i", src, "-af", chain, "-ar", str(SAMPLE_RATE), "-ac", "1"] + BITEXACT_WAV + [out]
+
+
+def measure_peak(src: str) -> list[str]:
+    """Sample peak of a file (volumedetect's max_volume)."""
+    return ANALYZE + ["-i", src, "-af", "volumedetect", "-f", "null", "-"]
+
+
+def mix(phrases: list[tuple[str, float]], duration: float, gain_db: float, limit_db: float, out: str) -> list[str]:
+    """Each phrase delayed to its beat (in samples, exact), summed without normalisation, made
+    `duration` long, gained, then peak-limited with latency compensation (no onset shift)."""
+    args = BASE[:]
+    if not phrases:
+        return args + [
+            "-f", "lavfi", "-i", f"anullsrc=r={SAMPLE_RATE}:cl=mono", "-t", f"{duration:.6f}",
+        ] + BITEXACT_WAV + [out]
+    parts = []
+    for i, (path, at) in enumerate(phrases):
+        args += ["-i", path]
+        parts.append(f"[{i}:a]adelay=delays={round(at * SAMPLE_RATE)}S:all=1[p{i}]")
+    labels = "".join(f"[p{i}]" for i in range(len(phrases)))
+    limit = 10 ** (limit_db / 20)
+    parts.append(
+        f"{labels}amix=inputs={len(phrases)}:normalize=0:duration=longest,"
+        f"apad=whole_dur={duration:.6f},atrim=0:{duration:.6f},"
+        f"volume={gain_db:.2f}dB,alimiter=limit={limit:.6f}:level=0:latency=1:attack=5:release=50,"
+        f"aformat=sample_fmts=s16:channel_layouts=mono[out]"
+    )
+    return args + ["-filter_complex", ";".join(parts), "-map", "[out]", "-ar", str(SAMPLE_RATE)] + BITEXACT_WAV + [out]
+
+
+def loudness(src: str) -> list[str]:
+    """Integrated loudness (LUFS) and true peak (dBTP) with EBU R128."""
+    return ANALYZE + ["-i", src, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"]
+
+
+def silences(src: str, noise_db: float = -45.0, min_silence: float = 0.08) -> list[str]:
+    """Silence intervals; speech onsets are where they end."""
+    return ANALYZE + ["-i", src, "-map", "0:a:0", "-af", f"silencedetect=n={noise_db}dB:d={min_silence}", "-f", "null", "-"]
+
+
+def decode_audio(src: str, out: str) -> list[str]:
+    """The first audio stream as 48 kHz mono 16-bit WAV (for sample-level measurements)."""
+    return BASE + ["-loglevel", "error", "-i", src, "-map", "0:a:0", "-ac", "1", "-ar", str(SAMPLE_RATE)] + BITEXACT_WAV + [out]
+
+
+def ffmetadata(title: str, chapters: list[tuple[str, float, float]]) -> str:
+    """Chapters as an ffmetadata document (times in ms, TIMEBASE 1/1000)."""
+    lines = [";FFMETADATA1", f"title={_meta_escape(title)}"]
+    for name, start, end in chapters:
+        lines += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={round(start * 1000)}", f"END={round(end * 1000)}",
+                  f"title={_meta_escape(name)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _meta_escape(text: str) -> str:
+    out = text
+    for ch in ("\\", "=", ";", "#", "\n"):
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def mux(video: str, audio: str, metadata: str, out: str, duration: float) -> list[str]:
+    """H.264 video (copied) + AAC audio + chapters, moov atom first (faststart)."""
+    return BASE + [
+        "-i", video, "-i", audio, "-f", "ffmetadata", "-i", metadata,
+        "-map", "0:v:0", "-map", "1:a:0", "-map_metadata", "2", "-map_chapters", "2",
+        "-c:v", "copy", "-c:a", "aac", "-b:a", "160k", "-t", f"{duration:.3f}",
+        "-movflags", "+faststart", out,
+    ]
+
+
+def thumbnail(video: str, t: float, out: str, width: int = 320) -> list[str]:
+    """The frame shown at `t`, scaled to `width`."""
+    return BASE + ["-loglevel", "error", "-ss", f"{t:.3f}", "-i", video, "-frames:v", "1",
+                   "-vf", f"scale={width}:-2", "-q:v", "4", out]
+
+
+def ken_burns(stills: list[tuple[str, float]], out: str, size: tuple[int, int] = (1280, 720), fps: int = FPS) -> list[str]:
+    """Stills, each shown for its duration with a slow zoom and pan, joined into one H.264 video.
+
+    The still is upscaled first so zoompan's integer crop positions do not jitter.
+    """
+    w, h = size
+    args = BASE[:]
+    parts = []
+    for i, (path, dur) in enumerate(stills):
+        frames = max(1, round(dur * fps))
+        # alternate the pan direction so consecutive stills do not look like one long zoom
+        x = "iw/2-(iw/zoom/2)" if i % 2 == 0 else f"(iw-iw/zoom)*on/{frames}"
+        args += ["-loop", "1", "-framerate", str(fps), "-t", f"{dur:.6f}", "-i", path]
+        parts.append(
+            f"[{i}:v]scale={w * 2}:{h * 2}:force_original_aspect_ratio=increase,crop={w * 2}:{h * 2},"
+            f"zoompan=z='min(1+0.10*on/{frames},1.10)':x='{x}':y='ih/2-(ih/zoom/2)':d=1:s={w}x{h}:fps={fps},"
+            f"trim=end_frame={frames},setpts=PTS-STARTPTS,format=yuv420p[k{i}]"
+        )
+    labels = "".join(f"[k{i}]" for i in range(len(stills)))
+    parts.append(f"{labels}concat=n={len(stills)}:v=1:a=0[v]")
+    return args + ["-filter_complex", ";".join(parts), "-map", "[v]", "-c:v", "libx264", "-preset", "veryfast",
+                   "-crf", "22", "-r", str(fps), "-fps_mode", "cfr", out]
