@@ -1,11 +1,13 @@
 """`render_board(tracker)`: a self-contained board page (inline CSS, no server, no script).
 
 Written by `pm overview --static`; it opens straight from disk. Cards link to the task files
-relative to the tracker root, where the page is meant to be saved.
+with relative paths: from the tracker root by default, or from where `for_path` says the page
+will be saved.
 """
+import os
 from datetime import datetime, timezone
 from importlib.resources import files
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -38,7 +40,15 @@ def board_html(tasks, blocked=None, statuses=api.STATUSES, priorities=api.PRIORI
     )
 
 
-def render_board(tracker, task_href_prefix="tasks/") -> str:
-    """The board of every task in `tracker`, as one HTML string."""
+def render_board(tracker, for_path=None) -> str:
+    """The board of every task in `tracker`, as one HTML string.
+
+    Card links are relative to the tracker root, or to `for_path`'s directory when the page
+    will be saved somewhere else."""
+    prefix = "tasks/"
+    if for_path is not None:
+        tasks_dir = os.path.join(tracker.root, "tasks")
+        prefix = Path(os.path.relpath(tasks_dir, os.path.dirname(os.path.abspath(for_path)))).as_posix() + "/"
     blocked = {task.id: blockers for task, blockers, _ in tracker.blocked()}
-    return board_html(tracker.list(), blocked, task_href_prefix=task_href_prefix)
+    title = f"pm board · {os.path.basename(tracker.root.rstrip(os.sep))}"
+    return board_html(tracker.list(), blocked, title=title, task_href_prefix=prefix)

@@ -37,3 +37,10 @@ def test_titles_are_escaped(tracker):
     page = render_board(tracker)
     assert "<script>document.title" not in page
     assert "Hostile &lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt; title" in page
+
+
+def test_links_work_from_another_directory_with_for_path(tracker, tmp_path):
+    target = tmp_path / "reports" / "board.html"
+    hrefs = set(re.findall(r'href="([^"]+)"', render_board(tracker, for_path=target)))
+    assert hrefs and all(h.startswith("../") for h in hrefs)
+    assert all((target.parent / h).resolve().is_file() for h in hrefs)
