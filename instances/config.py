@@ -158,9 +158,13 @@ def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
         if data.get(key) is not None:
             _path(data[key], key)
     main_branch = data.get("main_branch", "main")
+    from instances.errors import NameError_
     from instances.names import validate_branch
 
-    validate_branch(main_branch)
+    try:
+        validate_branch(main_branch)
+    except NameError_ as exc:
+        raise ConfigError(f"main_branch: {exc}") from None
     return AppConfig(
         command=tuple(command),
         health=data.get("health", "/"),

@@ -19,7 +19,7 @@ import psutil
 
 from instances.errors import NginxError
 from instances.nginx_conf import GENERATION_PATH, INCLUDE_NAME
-from instances.procs import group_members
+from instances.procs import group_members, wait_gone
 from instances.registry import atomic_write
 
 NGINX_BIN = os.environ.get("INSTANCES_NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
@@ -94,7 +94,7 @@ class PrivateNginx:
                 proc.kill()
             except psutil.Error:
                 pass
-        psutil.wait_procs(procs, timeout=3)
+        wait_gone(procs, 3)
         return len(procs)
 
     def start(self):
@@ -108,8 +108,8 @@ class PrivateNginx:
         if master is None:
             return self.kill_leftovers() > 0
         procs = [master, *master.children()]
-        master.send_signal(signal.SIGQUIT)  # graceful: finish requests in flight
-        _, alive = psutil.wait_procs(procs, timeout=timeout)
+        master.send_signal(signal.SIGQUIT)  # graceful: requests in flight complete
+        alive = wait_gone(procs, timeout)
         for proc in alive:
             try:
                 proc.kill()
@@ -169,13 +169,26 @@ class PrivateNginx:
         deadline = time.monotonic() + timeout
         while True:
             new_workers = self.workers() - old_workers
-            if new_workers and probe_generation(probe_url) == generation:
+            if new_workers and self._retired(old_workers) and probe_generation(probe_url) == generation:
                 return
             emerg = self._new_emergencies(log_offset)
             if emerg or time.monotonic() > deadline:
                 reason = emerg or f"no new workers answering generation {generation} at {probe_url} within {timeout:.0f}s"
                 raise NginxError(f"nginx reload did not take effect ({reason}); the last good configuration was restored")
             time.sleep(0.02)
+
+    @staticmethod
+    def _retired(old_workers: set[int]) -> bool:
+        """True once every old worker has exited or closed its listening sockets (it renames
+        itself 'worker process is shutting down' right before closing them); until then an old
+        worker can still accept a new connection and answer with the old routes."""
+        for pid in old_workers:
+            try:
+                if "shutting down" not in " ".join(psutil.Process(pid).cmdline()):
+                    return False
+            except psutil.Error:
+                continue
+        return True
 
     def _new_emergencies(self, offset: int) -> str | None:
         try:

@@ -73,14 +73,34 @@ def stop(identity: dict | None, timeout: float = 5.0) -> bool:
         os.killpg(pgid, signal.SIGTERM)
     except ProcessLookupError:
         return bool(members)
-    _, alive = psutil.wait_procs(members, timeout=timeout)
+    alive = wait_gone(members, timeout)
     if alive:
         try:
             os.killpg(pgid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        psutil.wait_procs(alive, timeout=2)
+        wait_gone(alive, 2)
     return True
+
+
+def wait_gone(processes, timeout: float) -> list[psutil.Process]:
+    """Wait until PROCESSES exit (a zombie counts as exited: its parent may never reap it).
+
+    Returns the ones still alive after TIMEOUT."""
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = []
+        for proc in processes:
+            try:
+                if proc.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(proc)
+                elif proc.ppid() == os.getpid():
+                    os.waitpid(proc.pid, os.WNOHANG)  # our own child: reap it
+            except (psutil.NoSuchProcess, ChildProcessError):
+                continue
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.02)
 
 
 def tree_pss(proc: psutil.Process | None) -> int | None:

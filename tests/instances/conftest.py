@@ -1,0 +1,93 @@
+"""Fixtures for the instances tests: a real git repo holding the Flask fixture app, and an
+Instances manager whose private nginx listens on a free port; both cleaned up after each test."""
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from instances import procs
+from instances.config import load_config
+from instances.core import Instances
+
+FIXTURE_APP = Path(__file__).parent / "fixtures" / "flaskapp"
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def git(cwd, *args) -> str:
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def commit_file(cwd, rel, text, message="change"):
+    path = Path(cwd) / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    git(cwd, "add", rel)
+    git(cwd, "commit", "-q", "-m", message)
+
+
+def write_toml(root: Path, port: int, extra_top: str = "", extra_nginx: str = "", commit=True):
+    text = (f'command = "{{python}} app.py {{port}}"\nhealth = "/health"\nwebsocket = "/ws"\n'
+            f'copy = [".env"]\nstartup_timeout = 20\n{extra_top}\n[nginx]\nlisten = "127.0.0.1:{port}"\n{extra_nginx}\n')
+    (root / "instances.toml").write_text(text)
+    if commit:
+        git(root, "add", "instances.toml")
+        git(root, "commit", "-q", "-m", "instances.toml")
+
+
+@pytest.fixture(autouse=True)
+def _git_identity(monkeypatch):
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("INSTANCES_HOME", raising=False)
+    monkeypatch.delenv("INSTANCES_LISTEN", raising=False)
+    monkeypatch.delenv("INSTANCES_PASSWORD", raising=False)
+
+
+@pytest.fixture
+def app_repo(tmp_path) -> Path:
+    """A git repo (branch main) with the fixture app, a .gitignored .env and an instances.toml."""
+    root = tmp_path / "app"
+    shutil.copytree(FIXTURE_APP, root, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / ".gitignore").write_text(".env\n__pycache__/\n")
+    (root / ".env").write_text("FIXTURE_SECRET=from-dotenv\n")
+    git(root, "init", "-q", "-b", "main")
+    write_toml(root, free_port(), commit=False)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "fixture app")
+    return root
+
+
+def shutdown(mgr: Instances):
+    for rec in mgr.registry.instances().values():
+        procs.stop(rec.get("process"), timeout=2)
+    mgr.stop_nginx()
+
+
+@pytest.fixture
+def make_mgr():
+    made = []
+
+    def make(root: Path) -> Instances:
+        mgr = Instances(root, load_config(root, environ={}), root / ".git" / "instances")
+        made.append(mgr)
+        return mgr
+
+    yield make
+    for mgr in made:
+        shutdown(mgr)
+
+
+@pytest.fixture
+def mgr(app_repo, make_mgr) -> Instances:
+    return make_mgr(app_repo)

@@ -1,0 +1,158 @@
+"""up / ls / down / restart / rm against real git worktrees, real Flask services and real nginx."""
+import json
+import os
+import signal
+from pathlib import Path
+
+import httpx
+import pytest
+
+from instances.errors import BudgetExceeded, ChecksFailed, NotFound, StartFailed, UnsafeToRemove
+from tests.instances.conftest import commit_file, git, write_toml
+
+LS_KEYS = {"name", "task", "branch", "port", "url", "state", "pid", "uptime_seconds", "memory_bytes",
+           "over_memory_limit", "ahead", "last_request", "worktree"}
+
+
+def _get(mgr, path, auth=True, **kw):
+    return httpx.get(mgr.base_url + path, auth=mgr.credentials() if auth else None, trust_env=False, **kw)
+
+
+def test_up_serves_the_branch_under_its_prefix_with_all_checks(mgr, app_repo):
+    result = mgr.up("feature/login")
+    assert result["name"] == "feature-login" and result["url"] == mgr.base_url + "/feature-login/"
+    checks = {c["name"]: c["ok"] for c in result["checks"]}
+    assert checks == {"redirect": True, "redirects-under-prefix": True, "page": True, "assets": True, "websocket": True}
+    page = _get(mgr, "/feature-login/")
+    assert "fixture feature-login" in page.text
+    assert 'href="/feature-login/static/app.css"' in page.text
+    assert _get(mgr, "/feature-login/go").headers["location"] == "/feature-login/"
+    worktree = Path(result and mgr.worktree("feature-login"))
+    assert git(worktree, "branch", "--show-current") == "feature/login"
+    assert (worktree / ".env").read_text() == "FIXTURE_SECRET=from-dotenv\n"  # untracked file copied
+
+
+def test_review_url_needs_the_password(mgr):
+    mgr.up("feature/private", run_checks=False)
+    assert _get(mgr, "/feature-private/", auth=False).status_code == 401
+    assert httpx.get(mgr.base_url + "/feature-private/", auth=("review", "wrong"), trust_env=False).status_code == 401
+    assert _get(mgr, "/feature-private/").status_code == 200
+
+
+def test_backend_binds_loopback_only(mgr):
+    mgr.up("feature/bind", run_checks=False)
+    import psutil
+
+    pid = mgr.ls()[0]["pid"]
+    addrs = {c.laddr.ip for c in psutil.Process(pid).net_connections(kind="inet") if c.status == "LISTEN"}
+    assert addrs == {"127.0.0.1"}
+
+
+def test_ls_json_shape_and_states(mgr):
+    mgr.up("feature/a", run_checks=False)
+    mgr.up("feature/b", run_checks=False)
+    commit_file(mgr.worktree("feature-b"), "new.txt", "x")
+    mgr.down("feature-b")
+    items = {i["name"]: i for i in mgr.ls()}
+    assert set(items) == {"feature-a", "feature-b"}
+    for item in items.values():
+        assert set(item) == LS_KEYS
+    a, b = items["feature-a"], items["feature-b"]
+    assert a["state"] == "healthy" and a["memory_bytes"] > 5_000_000 and a["port"] and a["uptime_seconds"] >= 0
+    assert b["state"] == "stopped" and b["memory_bytes"] is None and b["port"] is None
+    assert a["ahead"] == 0 and b["ahead"] == 1
+    json.dumps(list(items.values()))
+    # a stopped instance is no longer routed
+    assert _get(mgr, "/feature-b/").status_code == 404
+
+
+def test_unhealthy_and_dead_states(mgr, app_repo):
+    mgr.up("feature/s", run_checks=False)
+    pid = mgr.ls()[0]["pid"]
+    os.kill(pid, signal.SIGSTOP)  # alive but not answering
+    try:
+        assert mgr.ls()[0]["state"] == "unhealthy"
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    assert mgr.ls()[0]["state"] == "dead"
+
+
+def test_up_again_is_idempotent_and_down_then_up_restarts(mgr):
+    first = mgr.up("feature/again", run_checks=False)
+    assert mgr.up("feature/again", run_checks=False)["already_running"] is True
+    mgr.down("feature-again")
+    second = mgr.up("feature/again")
+    assert second["already_running"] is False and all(c["ok"] for c in second["checks"])
+    assert first["url"] == second["url"]
+
+
+def test_restart_gives_a_new_process(mgr):
+    mgr.up("feature/r", run_checks=False)
+    pid = mgr.ls()[0]["pid"]
+    mgr.restart("feature-r")
+    item = mgr.ls()[0]
+    assert item["pid"] != pid and item["state"] == "healthy"
+
+
+def test_startup_failure_reports_the_log_tail_and_frees_the_port(mgr, app_repo):
+    write_toml(app_repo, mgr.config.listen[1], extra_top='[env]\nFIXTURE_CRASH = "1"')
+    from instances.config import load_config
+
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(StartFailed, match="refusing to start"):
+        mgr.up("feature/crash")
+    rec = mgr.registry.get("feature-crash")
+    assert rec["state"] == "stopped" and rec["port"] is None
+
+
+def test_checks_catch_an_app_that_ignores_the_prefix(mgr, app_repo):
+    write_toml(app_repo, mgr.config.listen[1], extra_top='[env]\nFIXTURE_IGNORE_PREFIX = "1"')
+    from instances.config import load_config
+
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(ChecksFailed, match=r"assets: /static/app.css is outside /feature-np/"):
+        mgr.up("feature/np")
+
+
+def test_rm_refuses_unmerged_and_uncommitted_work(mgr):
+    mgr.up("feature/work", run_checks=False)
+    wt = mgr.worktree("feature-work")
+    (wt / "draft.txt").write_text("not committed")
+    with pytest.raises(UnsafeToRemove, match=r"1 uncommitted file\(s\) \(draft.txt\)"):
+        mgr.rm("feature-work")
+    git(wt, "add", "draft.txt")
+    git(wt, "commit", "-q", "-m", "draft")
+    with pytest.raises(UnsafeToRemove, match="1 commit\\(s\\) on feature/work not merged into main"):
+        mgr.rm("feature-work")
+    assert wt.exists() and mgr.ls()[0]["state"] == "healthy"
+    mgr.rm("feature-work", force=True)
+    assert not wt.exists() and mgr.ls() == []
+    assert git(mgr.root, "branch", "--list", "feature/work")  # the branch, and its commits, are kept
+
+
+def test_rm_of_a_clean_merged_worktree(mgr):
+    mgr.up("feature/clean", run_checks=False)
+    mgr.rm("feature-clean")
+    assert mgr.registry.instances() == {}
+    with pytest.raises(NotFound):
+        mgr.down("feature-clean")
+
+
+def test_memory_budget_admission(mgr, app_repo):
+    write_toml(app_repo, mgr.config.listen[1], extra_top='memory_limit = "100M"\n[limits]\nmemory_budget = "110M"')
+    from instances.config import load_config
+
+    mgr.config = load_config(app_repo, environ={})
+    mgr.up("feature/one", run_checks=False)
+    with pytest.raises(BudgetExceeded, match="0 more fit"):
+        mgr.up("feature/two")
+    assert "feature-two" not in mgr.registry.instances()
+
+
+def test_existing_branch_is_checked_out(mgr, app_repo):
+    git(app_repo, "branch", "feature/old")
+    commit_file(app_repo, "main-only.txt", "m")
+    mgr.up("feature/old", run_checks=False)
+    assert not (mgr.worktree("feature-old") / "main-only.txt").exists()
