@@ -2,6 +2,7 @@
 again later despite PID reuse (pid + start time), measure memory (PSS over the process tree),
 and stop the whole group."""
 import os
+import secrets
 import signal
 import subprocess
 import time
@@ -16,9 +17,13 @@ _START_TIME_SLACK = 0.05
 def start_service(argv: list[str], cwd: Path, env: dict, log_path: Path) -> dict:
     """Start ARGV (no shell) in a new session; stdout and stderr append to LOG_PATH.
 
-    Returns the identity to store: {"pid", "pgid", "create_time"}.
+    Returns the identity to store: {"pid", "pgid", "create_time", "token"}. TOKEN is also put in
+    the environment (INSTANCES_ID), which every descendant inherits: it tells our orphans apart
+    from strangers once the leader is gone and its PID may have been reused.
     """
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_hex(8)
+    env = {**env, "INSTANCES_ID": token}
     with open(log_path, "ab") as log:
         log.write(f"\n--- instances: starting {' '.join(argv)} at {time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode())
         log.flush()
@@ -26,7 +31,7 @@ def start_service(argv: list[str], cwd: Path, env: dict, log_path: Path) -> dict
             argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True, close_fds=True,
         )
-    return {"pid": proc.pid, "pgid": proc.pid, "create_time": psutil.Process(proc.pid).create_time()}
+    return {"pid": proc.pid, "pgid": proc.pid, "create_time": psutil.Process(proc.pid).create_time(), "token": token}
 
 
 def find(identity: dict | None) -> psutil.Process | None:
@@ -45,11 +50,7 @@ def find(identity: dict | None) -> psutil.Process | None:
 
 
 def group_members(pgid: int) -> list[psutil.Process]:
-    """Processes still in process group PGID (e.g. children that outlived a killed leader).
-
-    Linux never hands out a PID that is still in use as a process-group id, so members of PGID
-    can only be processes we started.
-    """
+    """Processes in process group PGID (e.g. children that outlived a killed leader)."""
     members = []
     for proc in psutil.process_iter(["pid"]):
         try:
@@ -60,27 +61,61 @@ def group_members(pgid: int) -> list[psutil.Process]:
     return members
 
 
+def orphans(identity: dict) -> list[psutil.Process]:
+    """What is left of IDENTITY's process group after its leader died, and only that.
+
+    A process whose environment carries our INSTANCES_ID token is ours; a group whose id now
+    names a live, different process was reused by a stranger and is left alone.
+    """
+    pgid, token = identity["pgid"], identity.get("token")
+    try:
+        holder = psutil.Process(pgid)
+        if holder.status() != psutil.STATUS_ZOMBIE and abs(holder.create_time() - identity["create_time"]) > _START_TIME_SLACK:
+            return []
+    except psutil.Error:
+        pass
+    ours = []
+    for proc in group_members(pgid):
+        try:
+            if token is None or proc.environ().get("INSTANCES_ID") == token:
+                ours.append(proc)
+        except psutil.Error:
+            continue
+    return ours
+
+
 def stop(identity: dict | None, timeout: float = 5.0) -> bool:
     """SIGTERM the service's process group, SIGKILL what is left after TIMEOUT. True if anything ran."""
     if not identity or not identity.get("pgid"):
         return False
-    pgid = identity["pgid"]
     leader = find(identity)
-    members = group_members(pgid) if leader is None else [leader, *leader.children(recursive=True)]
-    if leader is None and not members:
-        return False
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except ProcessLookupError:
-        return bool(members)
-    alive = wait_gone(members, timeout)
-    if alive:
+    if leader is not None:
         try:
-            os.killpg(pgid, signal.SIGKILL)
+            members = [leader, *leader.children(recursive=True)]
+        except psutil.Error:
+            members = [leader]
+        try:
+            os.killpg(identity["pgid"], signal.SIGTERM)
         except ProcessLookupError:
             pass
+    else:
+        members = orphans(identity)
+        if not members:
+            return False
+        _signal_all(members, signal.SIGTERM)
+    alive = wait_gone(members, timeout)
+    if alive:
+        _signal_all(alive, signal.SIGKILL)  # also children that left the group
         wait_gone(alive, 2)
     return True
+
+
+def _signal_all(processes, sig):
+    for proc in processes:
+        try:
+            proc.send_signal(sig)
+        except psutil.Error:
+            continue
 
 
 def wait_gone(processes, timeout: float) -> list[psutil.Process]:
