@@ -242,3 +242,7 @@ def nginx_conf():
     mgr = _run(lambda: _manager(quiet=True))
     data = mgr.registry.load()
     click.echo(mgr.render_include(data, data["generation"]), nl=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The CLI in-process: exit codes, messages, `up` printing the URL last, `ls --json`, help."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from instances.cli import main
+
+
+@pytest.fixture
+def run(app_repo, make_mgr, monkeypatch):
+    monkeypatch.chdir(app_repo)
+    mgr = make_mgr(app_repo)  # cleans up what the commands start
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    invoke.mgr = mgr
+    return invoke
+
+
+def test_every_command_has_help():
+    runner = CliRunner()
+    top = runner.invoke(main, ["--help"])
+    assert top.exit_code == 0
+    for name, command in main.commands.items():
+        assert command.help, name
+        assert name in top.output
+        sub = runner.invoke(main, [name, "--help"])
+        assert sub.exit_code == 0 and "Usage:" in sub.output
+    for name in main.commands["nginx"].commands:
+        assert runner.invoke(main, ["nginx", name, "--help"]).exit_code == 0
+
+
+def test_up_prints_the_url_last_and_ls_json(run):
+    result = run("up", "feature/cli")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().splitlines()[-1] == f"{run.mgr.base_url}/feature-cli/"
+    assert "check websocket: ok" in result.stderr
+    items = json.loads(run("ls", "--json").stdout)
+    assert [i["name"] for i in items] == ["feature-cli"]
+    assert {"name", "branch", "port", "url", "state", "memory_bytes"} <= set(items[0])
+    assert items[0]["state"] == "healthy" and items[0]["memory_bytes"] > 0
+    table = run("ls").stdout
+    assert "feature-cli" in table and "healthy" in table and "MiB" in table
+    assert run("down", "feature-cli").stdout.strip() == "feature-cli stopped"
+    assert json.loads(run("ls", "--json").stdout)[0]["state"] == "stopped"
+    assert run("rm", "feature-cli").exit_code == 0
+    assert json.loads(run("ls", "--json").stdout) == []
+
+
+@pytest.mark.parametrize("branch", ["-rf", "a b", "x..y", "evil\n}location / {"])
+def test_hostile_branch_names_exit_1_before_anything_runs(run, branch):
+    result = run("up", "--", branch)
+    assert result.exit_code == 1 and "invalid branch name" in result.stderr
+    assert run.mgr.registry.instances() == {}
+
+
+def test_shell_and_nginx_metacharacters_are_slugged(run):
+    result = run("up", "fix;rm$(id){x}'q'", "--no-checks")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().splitlines()[-1].endswith("/fix-rm-id-x-q/")
+    include = run.mgr.nginx().live_include()
+    assert ";rm" not in include and "$(id)" not in include and "location /fix-rm-id-x-q/ {" in include
+
+
+def test_errors_name_the_object(run):
+    result = run("down", "nope")
+    assert result.exit_code == 1 and "no instance 'nope'" in result.stderr
+    assert run("up").exit_code == 2  # usage error
+    bad = run("up", "x", "--name", "Bad_Name")
+    assert bad.exit_code == 1 and "invalid instance name 'Bad_Name'" in bad.stderr
+
+
+def test_outside_a_repo(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["ls"])
+    assert result.exit_code == 1 and "not inside a git repository" in result.stderr
+
+
+def test_logs_and_auth(run):
+    run("up", "feature/logs", "--no-checks")
+    logs = run("logs", "feature-logs", "-n", "50").stdout
+    assert "instances: starting" in logs and "Running on http://127.0.0.1" in logs
+    creds = json.loads(run("auth", "--json").stdout)
+    assert creds["user"] == "review" and len(creds["password"]) >= 20
+    assert "password" not in logs and creds["password"] not in logs

@@ -1,0 +1,47 @@
+"""Many `instances up` at once: real parallel processes never lease the same port."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+LEASER = """
+import sys
+from instances.registry import Registry, lease_port
+reg = Registry(sys.argv[1])
+for i in range(int(sys.argv[3])):
+    with reg.transaction() as data:
+        port = lease_port(data)
+        name = f"{sys.argv[2]}-{i}"
+        data["instances"][name] = {"name": name, "port": port, "state": "starting"}
+"""
+
+
+def test_parallel_processes_never_lease_the_same_port(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    workers = [subprocess.Popen([sys.executable, "-c", LEASER, str(tmp_path / "state"), f"w{i}", "15"], env=env)
+               for i in range(10)]
+    assert [w.wait(timeout=60) for w in workers] == [0] * 10
+    data = json.loads((tmp_path / "state" / "registry.json").read_text())
+    ports = [rec["port"] for rec in data["instances"].values()]
+    assert len(ports) == 150 and len(set(ports)) == 150
+
+
+def test_concurrent_up_commands(app_repo, make_mgr):
+    mgr = make_mgr(app_repo)  # only for cleanup and inspection
+    cli = [sys.executable, "-m", "instances.cli"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [subprocess.Popen([*cli, "up", f"feature/c{i}", "--no-checks"], cwd=app_repo, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(4)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [o[1] for o in outputs]
+    urls = sorted(out.strip().splitlines()[-1] for out, _ in outputs)
+    assert urls == [f"{mgr.base_url}/feature-c{i}/" for i in range(4)]
+    items = mgr.ls()
+    assert len({i["port"] for i in items}) == 4 and {i["state"] for i in items} == {"healthy"}
+    for url in urls:  # every instance routed, none lost to a concurrent reload
+        resp = httpx.get(url, auth=mgr.credentials(), trust_env=False)
+        assert resp.status_code == 200 and url.rstrip("/").rsplit("/", 1)[1] in resp.text
