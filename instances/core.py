@@ -193,7 +193,10 @@ class Instances:
             if existing or branches:
                 branch = (existing or branches)[0]
             else:
-                branch = task_branch(task, pm_link.task_title(task))
+                title = pm_link.task_title(task)
+                if title is None:
+                    self.progress(f"no pm tracker reachable (set PM_DIR); naming the branch task/{task}")
+                branch = task_branch(task, title)
             return branch, validate_name(name) if name else task_instance_name(task), task
         branch = validate_branch(target)
         return branch, validate_name(name) if name else instance_name_for_branch(branch), task_id_of_branch(branch)

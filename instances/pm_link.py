@@ -1,46 +1,50 @@
-"""The one place `instances` talks to pm: a task's title (to name its branch) and a log line on
-the task. pm is optional: without it, `up` takes branch names and nothing is logged."""
-from instances.errors import InstancesError
+"""The one place `instances` talks to pm (through pm.api, never by editing task files): a task's
+title, to name its branch, and a log entry on the task. Without a tracker (no PM_DIR and no
+.pmtracker above the working directory) branch names still work and nothing is logged."""
+from instances.errors import NotFound
+
+
+class NoTracker(Exception):
+    """pm is not installed or no tracker is reachable from here."""
 
 
 def _tracker():
     try:
-        from pm.api import Tracker  # noqa: WPS433 (optional dependency inside this repo)
+        from pm.api import PmError, Tracker
     except ImportError:
-        return None
+        raise NoTracker("pm is not installed") from None
     try:
         return Tracker.find()
-    except Exception:  # no tracker found from here: pm's own error says why, we just skip pm
-        return None
+    except PmError as exc:
+        raise NoTracker(str(exc)) from None
 
 
-def task_title(task_id: int) -> str:
-    tracker = _tracker()
-    if tracker is None:
-        raise InstancesError(f"cannot look up task {task_id}: no pm tracker found; "
-                             "run inside a pm tracker or pass a branch name instead")
+def task_title(task_id: int) -> str | None:
+    """The task's title; None when no tracker is reachable. Raises NotFound for a missing task."""
     try:
-        task = tracker.get(task_id)
-    except Exception as exc:
-        raise InstancesError(f"task {task_id}: {exc}") from None
-    title = getattr(task, "title", None)
-    if title is None and isinstance(task, dict):
-        title = task.get("title")
-    return title or ""
+        tracker = _tracker()
+    except NoTracker:
+        return None
+    from pm.api import PmError
+
+    try:
+        return tracker.get(task_id).title
+    except PmError as exc:
+        raise NotFound(f"task {task_id}: {exc}") from None
 
 
 def log_on_task(task_id: int | None, text: str) -> str | None:
-    """Log TEXT on the task. Returns None on success, else why it was not logged (never raises)."""
+    """Log TEXT on the task. None on success, else why nothing was logged (never raises)."""
     if task_id is None:
         return "no task"
-    tracker = _tracker()
-    if tracker is None:
-        return "no pm tracker found"
-    log = getattr(tracker, "log", None)
-    if log is None:
-        return "pm's Tracker has no log() method"
     try:
-        log(task_id, text)
-    except Exception as exc:
+        tracker = _tracker()
+    except NoTracker as exc:
+        return f"no pm tracker ({exc})"
+    from pm.api import PmError
+
+    try:
+        tracker.log(task_id, text)
+    except PmError as exc:
         return f"pm could not log on task {task_id}: {exc}"
     return None
