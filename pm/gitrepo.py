@@ -3,7 +3,6 @@ commit-tree, update-ref) so a commit of two paths stays fast in a repo of 100,00
 from __future__ import annotations
 
 import os
-import subprocess
 
 from pm.errors import GitError
 
@@ -13,6 +12,7 @@ _QUIET = ["-c", "core.fsmonitor=false", "-c", "gc.auto=0", "-c", "maintenance.au
 
 def git(root: str, *args: str, input: str | None = None, env: dict | None = None,
         check: bool = True) -> str:
+    import subprocess  # lazy: reads never run git, and this import costs ~5 ms
     full_env = None
     if env:
         full_env = dict(os.environ)
@@ -31,8 +31,10 @@ def init(root: str) -> None:
 def commit_paths(root: str, paths: list[str], message: str, author: str, email: str) -> str:
     """Stage exactly `paths` (added, changed or deleted) and commit them on HEAD."""
     git(root, "update-index", "--add", "--remove", "-z", "--stdin", input="\0".join(paths) + "\0")
-    tree = git(root, "write-tree").strip()
-    parent = git(root, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()
+    # --missing-ok: the blobs were just written by update-index; skipping the existence
+    # check of every object (10,000 stats on a big tracker) makes this ~10x faster.
+    tree = git(root, "write-tree", "--missing-ok").strip()
+    parent = head_commit(root)
     env = {"GIT_AUTHOR_NAME": author, "GIT_AUTHOR_EMAIL": email,
            "GIT_COMMITTER_NAME": author, "GIT_COMMITTER_EMAIL": email}
     args = ["commit-tree", tree] + (["-p", parent] if parent else [])
@@ -40,3 +42,26 @@ def commit_paths(root: str, paths: list[str], message: str, author: str, email: 
     # Compare-and-set on the branch: fails if anything moved HEAD behind pm's back.
     git(root, "update-ref", "-m", message.splitlines()[0], "HEAD", commit, parent or "0" * 40)
     return commit
+
+
+def head_commit(root: str) -> str:
+    """HEAD's commit id ("" on an unborn branch), read from .git without starting git."""
+    gitdir = os.path.join(root, ".git")
+    try:
+        with open(os.path.join(gitdir, "HEAD"), encoding="ascii") as fh:
+            head = fh.read().strip()
+        if not head.startswith("ref: "):
+            return head
+        ref = head[5:]
+        try:
+            with open(os.path.join(gitdir, ref), encoding="ascii") as fh:
+                return fh.read().strip()
+        except FileNotFoundError:
+            pass
+        with open(os.path.join(gitdir, "packed-refs"), encoding="ascii") as fh:
+            for line in fh:
+                if line.rstrip("\n").endswith(" " + ref):
+                    return line.split(" ", 1)[0]
+        return ""
+    except (OSError, UnicodeDecodeError):
+        return git(root, "rev-parse", "-q", "--verify", "HEAD^{commit}", check=False).strip()

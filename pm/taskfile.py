@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 
 from pm.errors import ParseError
 from pm.model import (KINDS, LINK_TYPES, META_FIELDS, PRIORITIES, SECTIONS, STATUSES, LogEntry,
@@ -33,6 +32,7 @@ FIELDS_PREFIX = '<p class="pm-fields">'
 
 def slugify(title: str, limit: int = 48) -> str:
     """File-name slug: ascii, lower case, dashes; never empty."""
+    import unicodedata
     text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     slug = slug[:limit].rstrip("-")

@@ -20,7 +20,7 @@ from pm.errors import (Conflict, InvalidValue, NothingReady, ParseError, PmError
 from pm.lock import locked
 from pm.model import (FINISHED, INVERSE_LINK, KINDS, LINK_TYPES, PRIORITIES, SECTIONS, STATUSES,
                       Actor, LogEntry, Task, check, check_who)
-from pm.overview import render_overview
+from pm.overview import parse_overview, render_overview
 
 MARKER = ".pmtracker"
 OVERVIEW = "overview.html"
@@ -279,7 +279,8 @@ class Tracker:
                         if doc.add_link(inverse, task_id, os.path.basename(task.path)):
                             self._save(doc, stamp)
                             touched.append(doc.path)
-                self._commit_with_overview(touched, f"pm: new #{task_id} {_q(title)}")
+                changed = [task] + [self._doc(int(p.split("/")[1].split("-")[0])).task() for p in touched[1:]]
+                self._commit_with_overview(touched, f"pm: new #{task_id} {_q(title)}", changed=changed)
             except BaseException:
                 # Nothing committed: take the new file back so no half-done task stays behind.
                 os.unlink(os.path.join(self.root, task.path))
@@ -400,7 +401,8 @@ class Tracker:
                     self._save(d, stamp)
                 verb = "link" if add else "unlink"
                 self._commit_with_overview([d.path for d in changed],
-                                           f"pm: #{task_id} {verb} {kind} #{other}")
+                                           f"pm: #{task_id} {verb} {kind} #{other}",
+                                           changed=[d.task() for d in changed])
             return doc.task()
 
     def import_records(self, records: list[dict]) -> list[int]:
@@ -521,7 +523,7 @@ class Tracker:
             wanted = {tid: i for i, tid in enumerate(order, 1)}
             current = {t.id: t.sprint_rank for t in tasks}
             stamp = now()
-            touched, changes = [], []
+            touched, changes, docs = [], [], []
             for tid in sorted(set(wanted) | {task_id}):
                 new_rank = wanted.get(tid)
                 if current.get(tid) == new_rank:
@@ -530,10 +532,12 @@ class Tracker:
                 doc.set_meta("sprint", "" if new_rank is None else str(new_rank))
                 self._save(doc, stamp)
                 touched.append(doc.path)
+                docs.append(doc)
                 changes.append(f"#{tid} {current.get(tid) or '-'} -> {new_rank or '-'}")
             trailer = f"PM-Sprint: {verb} #{task_id}; " + ", ".join(changes)
             if touched:
-                self._commit_with_overview(touched, f"pm: {verb} #{task_id}", [trailer])
+                self._commit_with_overview(touched, f"pm: {verb} #{task_id}", [trailer],
+                                           changed=[d.task() for d in docs])
             return self.get(task_id)
 
     # -- the plumbing of a change ----------------------------------------------------------
@@ -543,7 +547,7 @@ class Tracker:
             detail = edit(doc)
             self._save(doc, now())
             self._commit_with_overview([doc.path], f"pm: #{task_id} {verb}: {detail} "
-                                                   f"{_q(doc.title())}")
+                                                   f"{_q(doc.title())}", changed=[doc.task()])
             return doc.task()
         if locked_already:
             return run()
@@ -555,9 +559,35 @@ class Tracker:
         doc.refresh_fields()
         _write_atomic(os.path.join(self.root, doc.path), doc.to_text())
 
-    def _commit_with_overview(self, paths: list[str], message: str, trailers=()) -> str:
-        self.write_overview()
+    def _commit_with_overview(self, paths: list[str], message: str, trailers=(), changed=None) -> str:
+        """Commit paths plus the overview; `changed` (the touched tasks, as now written) lets
+        the overview be updated row by row instead of read from every task file."""
+        self._refresh_overview(changed)
         return self._commit(list(dict.fromkeys(paths)) + [OVERVIEW], message, trailers)
+
+    def _refresh_overview(self, changed) -> None:
+        path = os.path.join(self.root, OVERVIEW)
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                old = fh.read()
+        except FileNotFoundError:
+            old = None
+        text = None
+        if old is not None and changed is not None:
+            model = parse_overview(old)
+            if model is not None:
+                model.remove({t.id for t in changed})
+                for t in changed:
+                    model.add(t)
+                # Files added or removed behind pm's back: count them, then render it whole.
+                files = sum(1 for n in os.listdir(self.tasks_dir)
+                            if n.endswith(".html") and not n.startswith("."))
+                if model.total() == files:
+                    text = model.text()
+        if text is None:
+            text = self.overview_html()
+        if text != old:
+            _write_atomic(path, text)
 
     def _commit(self, paths: list[str], message: str, trailers=()) -> str:
         actor = self.actor
@@ -596,6 +626,7 @@ class Tracker:
     @contextmanager
     def _locked(self):
         os.makedirs(self.pm_dir, exist_ok=True)
+        self._ensure_setup()  # a fresh clone gets its merge driver before its first change
         with locked(os.path.join(self.pm_dir, "lock"), f"{self.actor.name} {' '.join(sys.argv[1:3])}",
                     self.lock_timeout):
             yield

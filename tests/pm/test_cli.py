@@ -5,7 +5,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from pm.cli import cli
+from pm.commands import cli
 from tests.pm.conftest import git
 
 

@@ -23,5 +23,6 @@ def test_two_clones_merge_without_conflicts(tracker, tracker_dir, tmp_path):
     # the post-merge hook regenerated the overview from the merged task files and committed it
     assert run_pm(a, "lint").returncode == 0, run_pm(a, "lint").stdout
     overview = (a / "overview.html").read_text()
-    assert "<td>in-progress</td>" in overview and "<td>done</td>" in overview
+    assert "in-progress (1)</h3>" in overview and "done (1)</h3>" in overview
+    assert '<h2 id="sprint">Sprint (1)</h2>' in overview
     assert git(a, "log", "-1", "--format=%s").strip() == "pm: regenerate overview"
