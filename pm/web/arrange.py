@@ -1,11 +1,18 @@
 """Pure arrangements of tasks for the pages: sprint order, backlog groups, board columns."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+BLOCKED = "blocked"
 
 
 @dataclass(frozen=True)
 class Group:
     name: str
     tasks: list
+    total: int | None = None  # set when `tasks` was cut short by `capped`
+
+    @property
+    def hidden(self) -> int:
+        return 0 if self.total is None else self.total - len(self.tasks)
 
 
 def _order(values, known) -> list:
@@ -14,9 +21,10 @@ def _order(values, known) -> list:
     return known + sorted(set(values) - set(known))
 
 
-def priority_key(task, priorities) -> tuple:
+def by_priority(priorities):
+    """Sort key: P0 first (unknown priorities last), then oldest id first."""
     ranks = {name: i for i, name in enumerate(priorities)}
-    return (ranks.get(task.priority, len(ranks)), task.id)
+    return lambda task: (ranks.get(task.priority, len(ranks)), task.id)
 
 
 def sprint_tasks(tasks) -> list:
@@ -29,11 +37,9 @@ def backlog_groups(tasks, statuses, priorities) -> list[Group]:
     by_status: dict[str, list] = {}
     for task in tasks:
         by_status.setdefault(task.status, []).append(task)
-    return [Group(status, sorted(by_status[status], key=lambda t: priority_key(t, priorities)))
+    key = by_priority(priorities)
+    return [Group(status, sorted(by_status[status], key=key))
             for status in _order(by_status, statuses) if status in by_status]
-
-
-BLOCKED = "blocked"
 
 
 def board_columns(tasks, statuses, priorities, blocked=None) -> list[Group]:
@@ -47,9 +53,17 @@ def board_columns(tasks, statuses, priorities, blocked=None) -> list[Group]:
     columns = {status: [] for status in names}
     for task in tasks:
         columns[BLOCKED if task.id in blocked else task.status].append(task)
+    priority = by_priority(priorities)
 
     def card_key(task):
-        rank = task.sprint_rank if task.sprint_rank is not None else float("inf")
-        return (rank, *priority_key(task, priorities))
+        return (task.sprint_rank is None, task.sprint_rank or 0, *priority(task))
 
     return [Group(status, sorted(cards, key=card_key)) for status, cards in columns.items()]
+
+
+def capped(groups: list[Group], limit: int | None) -> list[Group]:
+    """Each group cut to its first `limit` tasks, remembering how many it had (None: no cut)."""
+    if limit is None:
+        return groups
+    return [replace(g, tasks=g.tasks[:limit], total=len(g.tasks)) if len(g.tasks) > limit else g
+            for g in groups]

@@ -5,6 +5,7 @@ from flask import current_app, request
 
 from pm import api
 from pm.api import TaskNotFound
+from pm.graph import analyse
 from pm.web.filters import Filters, parse_filters
 
 
@@ -13,6 +14,21 @@ class Vocabulary:
     statuses: tuple
     priorities: tuple
     kinds: tuple
+
+
+@dataclass(frozen=True)
+class Listing:
+    everything: list  # every task in the tracker (summaries)
+    tasks: list  # those passing the filters
+
+    @property
+    def total(self) -> int:
+        return len(self.everything)
+
+    def blocked(self) -> dict[int, list[int]]:
+        """Id of each unfinished task waiting on unfinished blockers -> those blockers
+        (a dependency cycle blocks its members too)."""
+        return {task.id: blockers for task, blockers, _ in analyse(self.everything)[1]}
 
 
 def tracker():
@@ -29,18 +45,14 @@ def request_filters() -> Filters:
     return parse_filters(request.args, vocab.statuses, vocab.priorities, vocab.kinds)
 
 
-def blocked_map() -> dict[int, list[int]]:
-    """Unfinished tasks waiting on unfinished blockers -> those blockers (a cycle blocks too)."""
-    return {task.id: blockers for task, blockers, _ in tracker().blocked()}
-
-
-def filtered_tasks(filters: Filters) -> list:
-    """Tasks passing the filters; text goes through the tracker's full-text search."""
-    tasks = tracker().list()
-    if filters.text:
+def listing(filters: Filters) -> Listing:
+    """One read of the tracker's summaries, filtered; text goes through full-text search."""
+    everything = tracker().list()
+    tasks = [task for task in everything if filters.matches(task)]
+    if filters.text and tasks:
         hits = {task.id for task in tracker().search(filters.text)}
         tasks = [task for task in tasks if task.id in hits]
-    return [task for task in tasks if filters.matches(task)]
+    return Listing(everything, tasks)
 
 
 def task_sections(task) -> list[tuple[str, str]]:
@@ -53,7 +65,7 @@ def task_sections(task) -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class LinkTarget:
     id: int
-    title: str | None  # None: the linked task does not exist (a broken link)
+    title: str | None  # None: no readable task has that id (a broken link)
 
 
 def task_links(task) -> list[tuple[str, list[LinkTarget]]]:
@@ -63,7 +75,7 @@ def task_links(task) -> list[tuple[str, list[LinkTarget]]]:
         if other not in titles:
             try:
                 titles[other] = tracker().get(other).title
-            except TaskNotFound:
+            except (TaskNotFound, api.ParseError):
                 titles[other] = None
     grouped = {}
     for kind, other in task.links:

@@ -15,6 +15,7 @@ from pm import api
 from pm.web import arrange
 from pm.web.templating import FILTERS
 
+CARD_LIMIT = 200  # per column: keeps the page light at 10,000 tasks (overview.html lists all)
 # The page has no script and loads nothing: only its own inline style is allowed.
 STATIC_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
 
@@ -34,9 +35,10 @@ def board_html(tasks, blocked=None, statuses=api.STATUSES, priorities=api.PRIORI
     return _environment().get_template("static/board.html").render(
         title=title, csp=STATIC_CSP, css=css, generated=generated, total=len(tasks),
         href=lambda task: task_href_prefix + PurePath(task.path).name,
+        more_href=lambda status: task_href_prefix + "../overview.html",
         sprint=arrange.sprint_tasks(tasks),
         blocked=blocked or {},
-        columns=arrange.board_columns(tasks, statuses, priorities, blocked),
+        columns=arrange.capped(arrange.board_columns(tasks, statuses, priorities, blocked), CARD_LIMIT),
     )
 
 

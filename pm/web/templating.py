@@ -39,6 +39,15 @@ def task_href(task) -> str:
     return url_for("tasks.show", ref=task.id)
 
 
+def more_href(status: str) -> str | None:
+    """Where a capped board column's remaining cards are listed: the overview for that status."""
+    from flask import url_for
+
+    from pm import api
+
+    return url_for("overview.index", status=status) if status in api.STATUSES else None
+
+
 def register(app) -> None:
     app.jinja_env.filters.update(FILTERS)
-    app.jinja_env.globals["task_href"] = task_href
+    app.jinja_env.globals.update(task_href=task_href, more_href=more_href)

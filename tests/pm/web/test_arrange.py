@@ -1,6 +1,6 @@
 """Pure arrangements: sprint order, backlog groups, board columns."""
 from pm.api import Task
-from pm.web.arrange import backlog_groups, board_columns, sprint_tasks
+from pm.web.arrange import Group, backlog_groups, board_columns, capped, sprint_tasks
 
 STATUSES = ("open", "in-progress", "review", "done", "wontfix")
 PRIORITIES = ("P0", "P1", "P2", "P3")
@@ -40,3 +40,11 @@ def test_blocked_tasks_move_to_the_blocked_column():
     columns = {c.name: ids(c.tasks) for c in board_columns(TASKS, STATUSES, PRIORITIES, {5: [4], 4: [9]})}
     assert columns["blocked"] == [4, 5]
     assert columns["open"] == [3, 1] and columns["in-progress"] == []
+
+
+def test_capped_keeps_the_first_tasks_and_the_total():
+    groups = [Group("open", [1, 2, 3]), Group("done", [4])]
+    cut = capped(groups, 2)
+    assert cut[0].tasks == [1, 2] and cut[0].total == 3 and cut[0].hidden == 1
+    assert cut[1] == groups[1] and cut[1].hidden == 0
+    assert capped(groups, None) == groups

@@ -189,3 +189,26 @@ def test_the_app_serves_a_tracker_given_by_path(tmp_path):
     tracker.new("Only task")
     page = text(create_app(tmp_path / "t").test_client().get("/"))
     assert "Only task" in page and ATTACK_TITLE not in page
+
+
+def test_long_groups_are_capped_with_a_link_to_the_whole_status(client, world, monkeypatch):
+    from pm.web.blueprints import board, overview
+
+    monkeypatch.setattr(overview, "GROUP_LIMIT", 2)
+    monkeypatch.setattr(board, "CARD_LIMIT", 1)
+    page = text(client.get("/"))
+    open_group = page.split('id="status-open"', 1)[1].split('<h3', 1)[0]
+    assert "open · 3</h3>" in page and len(task_ids(open_group)) == 2
+    assert 'All 3 open tasks</a>' in open_group and 'href="/?status=open"' in open_group
+    assert len(task_ids(text(client.get("/?status=open")), "backlog")) == 3  # a status filter lifts the cap
+    board_page = text(client.get("/board"))
+    assert '<a href="/?status=open">+ 1 more</a>' in board_page
+
+
+def test_search_results_are_capped_but_counted(client, monkeypatch):
+    from pm.web.blueprints import search
+
+    monkeypatch.setattr(search, "RESULT_LIMIT", 1)
+    page = text(client.get("/search?q=pm"))  # every task file mentions pm
+    assert "6 tasks matching" in page and len(task_ids(page)) == 1
+    assert "Showing the first 1;" in page
