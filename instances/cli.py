@@ -223,10 +223,11 @@ def nginx():
 
 
 @nginx.command(name="sync")
-def nginx_sync():
+@click.option("--reload", "force", is_flag=True, help="Reload (and verify) even when nothing changed.")
+def nginx_sync(force):
     """Start the private nginx if needed and make it route exactly the running instances."""
     mgr = _run(lambda: _manager(quiet=True))
-    click.echo(_run(mgr.sync_nginx))
+    click.echo(_run(lambda: mgr.sync_nginx(force=force)))
 
 
 @nginx.command(name="stop")

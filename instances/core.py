@@ -134,14 +134,16 @@ class Instances:
             return SystemNginx(Path(self.config.include_dir), self.config.reload_command, self.config.test_command)
         return PrivateNginx(self.nginx_prefix)
 
-    def sync_nginx(self) -> str:
-        """Make nginx route exactly the running instances in the registry (serialised by a lock)."""
+    def sync_nginx(self, force: bool = False) -> str:
+        """Make nginx route exactly the running instances in the registry (serialised by a lock).
+
+        FORCE reloads even when nothing changed (benchmarks, `instances nginx sync --reload`)."""
         self.credentials()
         with self.registry.lock("nginx"):
             data = self.registry.load()
             server = self.nginx()
             current = self.render_include(data, data["generation"])
-            if server.live_include() == current and (
+            if not force and server.live_include() == current and (
                     self.config.nginx_mode == "system" or server.master() is not None):
                 if subpath_probe_ok(self.base_url, data["generation"]):
                     return "unchanged"

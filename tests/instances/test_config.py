@@ -56,3 +56,12 @@ def test_units():
     for bad in ("12X", "lots"):
         with pytest.raises(ConfigError):
             parse_size(bad)
+
+
+def test_this_repositorys_instances_toml_is_valid():
+    from pathlib import Path
+
+    from instances.config import load_config
+
+    cfg = load_config(Path(__file__).resolve().parents[2], environ={})
+    assert "serve" in cfg.command and "{port}" in cfg.command and cfg.checks

@@ -1,0 +1,230 @@
+"""Benchmarks for `instances` (not run by `make test`):
+
+1. `instances up BRANCH` (CLI, checks included) until the URL answers, median of 10 small Flask
+   apps; baseline: starting the same app directly until its health path answers.
+2. 100 verified nginx reloads while 16 clients loop on new connections (some requests slow, so
+   reloads happen with requests in flight): failed requests must be 0.
+3. memory of the 10 instances (PSS over each process tree), as `instances ls` shows it.
+4. `kill -9` of 20 services and the nginx master, then `instances doctor` until reconciled;
+   baseline: doctor with nothing to fix.
+
+Run: .venv/bin/python bench/instances_bench.py [--reloads 100] [--clients 16]
+"""
+import argparse
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from importlib.metadata import version
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from instances import procs  # noqa: E402
+from instances.config import load_config  # noqa: E402
+from instances.core import Instances, _fmt_bytes  # noqa: E402
+from instances.nginx import probe_generation  # noqa: E402
+
+FIXTURE = REPO / "tests" / "instances" / "fixtures" / "flaskapp"
+GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def make_repo(root: Path) -> Path:
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / ".gitignore").write_text("__pycache__/\n")
+    (root / "instances.toml").write_text(
+        'command = "{python} app.py {port}"\nhealth = "/health"\nwebsocket = "/ws"\n'
+        f'[nginx]\nlisten = "127.0.0.1:{free_port()}"\n')
+    env = {**os.environ, **GIT_ENV}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "bench app"]):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True)
+    return root
+
+
+def conditions():
+    cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")), "?")
+    nginx_v = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    print(f"conditions: {platform.platform()}; {os.cpu_count()} cores ({cpu}); {mem / 1024**3:.0f} GiB RAM; "
+          f"load average {os.getloadavg()[0]:.2f} at start (machine shared with other work); {nginx_v}; "
+          f"Python {platform.python_version()}; fixture: Flask {version('flask')} dev server, "
+          "threaded, 1 process per instance")
+
+
+def bench_up(repo: Path, mgr: Instances, count: int) -> list[float]:
+    """Wall time of the `instances up` CLI (checks included) until the printed URL answers 200."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), **GIT_ENV}
+    creds = mgr.credentials()
+    times = []
+    for i in range(count):
+        t0 = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "instances.cli", "up", f"bench/app-{i}"], cwd=repo, env=env,
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"instances up failed: {out.stderr}")
+        url = out.stdout.strip().splitlines()[-1]
+        status = httpx.get(url, auth=creds, trust_env=False).status_code
+        times.append(time.perf_counter() - t0)
+        assert status == 200, status
+    return times
+
+
+def bench_direct_start(repo: Path, count: int) -> list[float]:
+    """Baseline: the same app started directly, until /health answers."""
+    times = []
+    for _ in range(count):
+        port = free_port()
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "app.py", str(port)], cwd=repo, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", trust_env=False, timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.02)
+        times.append(time.perf_counter() - t0)
+        proc.terminate()
+        proc.wait()
+    return times
+
+
+def client_loop(base_url, creds, names, clients, stop, results):
+    """CLIENTS threads in this (separate) process, each opening a new connection per request."""
+    counts = {"ok": 0, "failed": 0, "slow_ok": 0, "errors": []}
+    lock = threading.Lock()
+
+    def client(idx: int):
+        n = 0
+        while not stop.is_set():
+            name = names[(idx + n) % len(names)]
+            slow = idx % 4 == 0  # a quarter of the clients keep 300 ms requests in flight
+            path = f"/{name}/sleep/300" if slow else f"/{name}/"
+            try:  # no shared client: every request opens a new connection
+                resp = httpx.get(base_url + path, auth=creds, trust_env=False, timeout=10)
+                good = resp.status_code == 200
+                err = None if good else f"HTTP {resp.status_code} on {path}"
+            except httpx.HTTPError as exc:
+                good, err = False, f"{type(exc).__name__} on {path}"
+            with lock:
+                counts["ok" if good else "failed"] += 1
+                counts["slow_ok"] += int(good and slow)
+                if err and len(counts["errors"]) < 5:
+                    counts["errors"].append(err)
+            n += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    results.put(counts)
+
+
+def bench_reloads(mgr: Instances, names: list[str], reloads: int, clients: int) -> dict:
+    """Reloads from this process; the clients run in another so they do not compete for our GIL."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    stop, results = ctx.Event(), ctx.Queue()
+    worker = ctx.Process(target=client_loop, args=(mgr.base_url, mgr.credentials(), names, clients, stop, results))
+    worker.start()
+    time.sleep(1.0)
+    durations = []
+    t_all = time.perf_counter()
+    for _ in range(reloads):
+        t0 = time.perf_counter()
+        assert mgr.sync_nginx(force=True) == "reloaded"
+        durations.append(time.perf_counter() - t0)
+    elapsed = time.perf_counter() - t_all
+    time.sleep(0.5)
+    stop.set()
+    counts = results.get(timeout=60)
+    worker.join()
+    return {**counts, "durations": durations, "elapsed": elapsed}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reloads", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--ups", type=int, default=10)
+    parser.add_argument("--kill", type=int, default=20)
+    args = parser.parse_args()
+    conditions()
+    tmp = Path(tempfile.mkdtemp(prefix="instances-bench-"))
+    repo = make_repo(tmp / "app")
+    os.environ.update(GIT_ENV)
+    mgr = Instances(repo, load_config(repo, environ={}), repo / ".git" / "instances")
+    try:
+        base = bench_direct_start(repo, 5)
+        ups = bench_up(repo, mgr, args.ups)
+        print(f"\n[1] up -> live URL (CLI, worktree + service + nginx reload + sub-path checks), {args.ups} runs: "
+              f"median {statistics.median(ups):.2f} s, max {max(ups):.2f} s "
+              f"(baseline, app started directly until healthy: median {statistics.median(base):.2f} s)")
+
+        items = mgr.ls()
+        print(f"\n[3] {len(items)} instances up at once, memory = PSS summed over each service's process tree:")
+        for it in items:
+            print(f"    {it['name']:<14} {it['state']:<8} port {it['port']:<6} {_fmt_bytes(it['memory_bytes']):>10}")
+        total = sum(it["memory_bytes"] or 0 for it in items)
+        print(f"    total {_fmt_bytes(total)}; nginx not included")
+
+        names = [it["name"] for it in items]
+        r = bench_reloads(mgr, names, args.reloads, args.clients)
+        print(f"\n[2] {args.reloads} verified reloads in {r['elapsed']:.1f} s (median {statistics.median(r['durations']) * 1000:.0f} ms, "
+              f"max {max(r['durations']) * 1000:.0f} ms each) while {args.clients} clients looped on new connections "
+              f"over {len(names)} instances: {r['ok']} requests ok ({r['slow_ok']} of them 300 ms requests), "
+              f"{r['failed']} failed {r['errors'] or ''}")
+
+        for i in range(args.ups, args.kill):
+            mgr.up(f"bench/app-{i}", run_checks=False)
+        t0 = time.perf_counter()
+        clean = mgr.doctor()
+        clean_s = time.perf_counter() - t0
+        victims = [it["pid"] for it in mgr.ls() if it["pid"]]
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+        for pid in victims:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+        os.kill(mgr.nginx().master().pid, signal.SIGKILL)
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        t0 = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "instances.cli", "doctor", "--json"], cwd=repo, env=env,
+                             capture_output=True, text=True)
+        doctor_s = time.perf_counter() - t0
+        states = {it["state"] for it in mgr.ls()}
+        serving = probe_generation(mgr.base_url) == mgr.registry.load()["generation"]
+        print(f"\n[4] kill -9 of {len(victims)} services and the nginx master, then `instances doctor` (CLI): "
+              f"{doctor_s:.2f} s, exit {out.returncode}, {out.stdout.count('service (pid')} dead services found; "
+              f"states after: {sorted(states)}; nginx serving again: {serving} "
+              f"(baseline, doctor with nothing to fix, in-process: {clean_s:.2f} s, {len(clean)} actions)")
+    finally:
+        for rec in mgr.registry.instances().values():
+            procs.stop(rec.get("process"), timeout=2)
+        mgr.stop_nginx()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
