@@ -1,0 +1,252 @@
+"""pm benchmark: speed at 10,000 and 100,000 tasks, many writers at once, and Backlog.md
+listing the same 10,000 tasks in the same run.
+
+    .venv/bin/python bench/pm_bench.py                 # the full figures (several minutes)
+    .venv/bin/python bench/pm_bench.py --quick         # small counts, to try it out
+
+Every figure is wall-clock time of the real `pm` command (a new process each time), with
+its median and p90 over --runs runs; the machine's conditions are printed first.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PM = [sys.executable, "-m", "pm.cli"]
+GAMES = ["Go", "Gomoku", "Quoridor"]
+TOPICS = ["board page", "engine API", "move timer", "undo", "ranking", "replay", "scoring",
+          "hint button", "mobile layout", "opening book", "time controls", "sound"]
+
+
+def conditions() -> None:
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next(l.split(":", 1)[1].strip() for l in fh if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    git = subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    print(f"machine: {platform.platform()}, {os.cpu_count()} cpus ({cpu}), "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"python {platform.python_version()}, {git}, soloshop at {commit}; "
+          f"times are wall clock of a new `pm` process each")
+
+
+def env_for(root: str, role="worker", session="bench") -> dict:
+    return dict(os.environ, PM_DIR=root, PM_ROLE=role, PM_SESSION=session)
+
+
+def pm(root: str, *args, role="worker", session="bench", check=True) -> subprocess.CompletedProcess:
+    return subprocess.run(PM + list(args), env=env_for(root, role, session), capture_output=True,
+                          text=True, check=check)
+
+
+def timed(argv: list[str], env: dict | None = None, cwd: str | None = None) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{argv} failed: {proc.stderr}")
+    return elapsed
+
+
+def report(label: str, samples: list[float], limit: float | None = None) -> float:
+    med = statistics.median(samples)
+    p90 = sorted(samples)[max(0, int(len(samples) * 0.9) - 1)]
+    verdict = "" if limit is None else ("  (target <= %d ms: %s)" % (limit * 1000, "met" if med <= limit else "NOT met"))
+    print(f"  {label:<44} median {med * 1000:8.1f} ms   p90 {p90 * 1000:8.1f} ms   n={len(samples)}{verdict}")
+    return med
+
+
+def records(n: int, seed: int = 1):
+    rng = random.Random(seed)
+    for i in range(1, n + 1):
+        rec = {"id": i, "title": f"{rng.choice(GAMES)} {rng.choice(TOPICS)} #{i}",
+               "status": rng.choice(["open", "open", "open", "in-progress", "review", "done", "done"]),
+               "priority": rng.choice(["P0", "P1", "P2", "P2", "P3"]),
+               "kind": rng.choice(["task", "bug", "feature", "chore"]),
+               "problem": f"<p>Players of {rng.choice(GAMES)} report that the {rng.choice(TOPICS)} "
+                          "misbehaves when the board is full.</p>"}
+        if i > 10 and rng.random() < 0.2:
+            rec["links"] = [{"type": "blocked-by", "id": rng.randint(1, i - 1)}]
+        if i <= 12:
+            rec["sprint"] = i
+        yield rec
+
+
+def make_tracker(root: str, n: int) -> float:
+    pm(root, "init")
+    data = os.path.join(os.path.dirname(root), f"tasks-{n}.jsonl")
+    with open(data, "w") as fh:
+        for rec in records(n):
+            fh.write(json.dumps(rec) + "\n")
+    start = time.perf_counter()
+    pm(root, "import", data, role="ceo")
+    return time.perf_counter() - start
+
+
+def bench_size(work: str, n: int, runs: int, full: bool) -> dict:
+    root = os.path.join(work, f"pm-{n}")
+    took = make_tracker(root, n)
+    print(f"\n{n:,} tasks (generated with one `pm import` in {took:.1f} s, one commit)")
+    env = env_for(root)
+    cold = timed(PM + ["ls"], env)
+    print(f"  {'pm ls, cold listing cache':<44} {cold * 1000:8.1f} ms")
+    out = {"ls": report("pm ls", [timed(PM + ["ls"], env) for _ in range(runs)], 0.3 if n <= 10000 else 3.0)}
+    if not full:
+        return out
+    out["ready"] = report("pm ready", [timed(PM + ["ready"], env) for _ in range(runs)], 0.3)
+    out["ls_json"] = report("pm ls --json", [timed(PM + ["ls", "--json"], env) for _ in range(runs)])
+    ids = random.Random(2).sample(range(1, n + 1), runs)
+    out["show"] = report("pm show N", [timed(PM + ["show", str(i)], env) for i in ids], 0.05)
+    samples = []
+    for i in ids:
+        samples.append(timed(PM + ["status", str(i), "review"], env))
+        samples.append(timed(PM + ["status", str(i), "wontfix"], env))
+    out["status"] = report("pm status N S (incl. its git commit)", samples, 0.15)
+    out["log"] = report("pm log N MSG (incl. its git commit)",
+                        [timed(PM + ["log", str(i), "benchmark note"], env) for i in ids])
+    out["lint"] = report("pm lint", [timed(PM + ["lint"], env) for _ in range(max(3, runs // 4))], 2.0)
+    return out
+
+
+def concurrent_new(work: str, procs: int, each: int) -> None:
+    root = os.path.join(work, "pm-new")
+    pm(root, "init")
+    print(f"\n{procs} processes x {each} `pm new` at once")
+
+    def worker(p: int):
+        env = env_for(root, session=f"w{p}")
+        ids, errors = [], 0
+        for i in range(each):
+            r = subprocess.run(PM + ["new", f"task {i} from worker {p}"], env=env, capture_output=True,
+                               text=True)
+            if r.returncode == 0:
+                ids.append(int(r.stdout))
+            else:
+                errors += 1
+        return ids, errors
+    start = time.perf_counter()
+    with ThreadPoolExecutor(procs) as pool:
+        results = list(pool.map(worker, range(procs)))
+    elapsed = time.perf_counter() - start
+    ids = [i for r in results for i in r[0]]
+    errors = sum(r[1] for r in results)
+    files = len([n for n in os.listdir(os.path.join(root, "tasks")) if n.endswith(".html")])
+    commits = int(subprocess.run(["git", "-C", root, "rev-list", "--count", "HEAD"], capture_output=True,
+                                 text=True).stdout) - 1
+    lint = pm(root, "lint", check=False).returncode
+    print(f"  {files} files, {len(set(ids))} distinct numbers of {len(ids)}, {commits} commits, "
+          f"{errors} errors, lint exit {lint}; {elapsed:.1f} s ({len(ids) / elapsed:.1f} creates/s)")
+
+
+def racing(work: str, claims: int, logs: int) -> None:
+    root = os.path.join(work, "pm-race")
+    pm(root, "init")
+    pm(root, "new", "the one ready task")
+    pm(root, "new", "the busy task", "--blocked-by", "1")
+    procs = [subprocess.Popen(PM + ["claim", "--next"], env=env_for(root, session=f"c{i}"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(claims)]
+    codes = [p.wait() for p in procs]
+    print(f"\n{claims} racing `pm claim --next` on one ready task: {codes.count(0)} success(es), "
+          f"{codes.count(1)} told nothing is ready")
+    procs = [subprocess.Popen(PM + ["log", "2", f"entry {i}"], env=env_for(root, session=f"l{i}"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(logs)]
+    codes = [p.wait() for p in procs]
+    kept = len(json.loads(pm(root, "show", "2", "--json").stdout)["log"])
+    print(f"{logs} concurrent `pm log` on one task: {codes.count(0)} exit 0, {kept} entries kept")
+
+
+def backlog_md(work: str, n: int, runs: int, pm_ls: float) -> None:
+    tool = os.path.join(work, "backlog-tool")
+    binary = os.path.join(tool, "node_modules", ".bin", "backlog")
+    if not os.path.exists(binary):
+        os.makedirs(tool, exist_ok=True)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", tool, "backlog.md"],
+                       check=True, capture_output=True)
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
+    project = os.path.join(work, "backlog-project")
+    os.makedirs(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run([binary, "init", "bench", "--defaults", "--integration-mode", "none",
+                    "--check-branches", "false", "--auto-open-browser", "false"], cwd=project,
+                   check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    tasks = os.path.join(project, "backlog", "tasks")
+    os.makedirs(tasks, exist_ok=True)
+    status = {"open": "To Do", "in-progress": "In Progress", "review": "In Progress", "done": "Done"}
+    prio = {"P0": "high", "P1": "high", "P2": "medium", "P3": "low"}
+    for rec in records(n):
+        slug = rec["title"].replace(" ", "-").replace("#", "")
+        deps = [f"task-{l['id']}" for l in rec.get("links", [])]
+        with open(os.path.join(tasks, f"task-{rec['id']} - {slug}.md"), "w") as fh:
+            fh.write(f"---\nid: TASK-{rec['id']}\ntitle: '{rec['title']}'\nstatus: {status[rec['status']]}\n"
+                     f"assignee: []\ncreated_date: '2026-01-01 10:00'\nlabels: []\n"
+                     f"dependencies: {json.dumps(deps)}\npriority: {prio[rec['priority']]}\n---\n\n"
+                     f"## Description\n\n{rec['problem'][3:-4]}\n")
+    probe = subprocess.run([binary, "task", "list", "--plain"], cwd=project, capture_output=True,
+                           text=True, stdin=subprocess.DEVNULL)
+    listed = sum(1 for l in probe.stdout.splitlines() if "TASK-" in l.upper())
+    print(f"\nBacklog.md {version} (npm package backlog.md), `backlog task list --plain` over the same "
+          f"{n:,} tasks ({listed} listed)")
+    med = report("backlog task list --plain", [timed([binary, "task", "list", "--plain"], cwd=project)
+                                               for _ in range(runs)])
+    print(f"  ratio: Backlog.md takes {med / pm_ls:.1f}x the time of `pm ls` on the same tasks")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tasks", type=int, default=10_000)
+    parser.add_argument("--big", type=int, default=100_000, help="0 skips the big tracker")
+    parser.add_argument("--procs", type=int, default=32)
+    parser.add_argument("--each", type=int, default=50)
+    parser.add_argument("--claims", type=int, default=16)
+    parser.add_argument("--logs", type=int, default=16)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--no-backlog", action="store_true", help="skip Backlog.md")
+    parser.add_argument("--quick", action="store_true", help="small counts, to try the bench")
+    parser.add_argument("--only", choices=["size", "big", "new", "race", "backlog"], action="append")
+    parser.add_argument("--workdir", help="keep the trackers here (default: a temp dir, removed)")
+    args = parser.parse_args()
+    if args.quick:
+        args.tasks, args.big, args.procs, args.each, args.runs = 1000, 0, 4, 5, 5
+    only = set(args.only or ["size", "big", "new", "race", "backlog"])
+    # The environment may forbid writing bytecode; without it every pm call compiles pm anew.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "pm")], check=True,
+                   stdout=subprocess.DEVNULL)
+    conditions()
+    work = args.workdir or tempfile.mkdtemp(prefix="pm-bench-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        figures = {}
+        if only & {"size", "backlog"}:
+            figures = bench_size(work, args.tasks, args.runs, full="size" in only)
+        if "big" in only and args.big:
+            bench_size(work, args.big, max(5, args.runs // 4), full=False)
+        if "new" in only:
+            concurrent_new(work, args.procs, args.each)
+        if "race" in only:
+            racing(work, args.claims, args.logs)
+        if "backlog" in only and not args.no_backlog:
+            backlog_md(work, args.tasks, max(3, args.runs // 4), figures["ls"])
+        print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
