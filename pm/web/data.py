@@ -65,20 +65,28 @@ def task_sections(task) -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class LinkTarget:
     id: int
-    title: str | None  # None: no readable task has that id (a broken link)
+    title: str | None = None  # None: no readable task has that id (a broken link)
+    status: str | None = None
 
 
 def task_links(task) -> list[tuple[str, list[LinkTarget]]]:
-    """The task's typed links, grouped by type in pm's order, each target with its title."""
-    titles = {}
+    """The task's typed links, grouped by type in pm's order, each target with title and status."""
+    targets = {}
     for _, other in task.links:
-        if other not in titles:
+        if other not in targets:
             try:
-                titles[other] = tracker().get(other).title
+                linked = tracker().get(other)
+                targets[other] = LinkTarget(other, linked.title, linked.status)
             except (TaskNotFound, api.ParseError):
-                titles[other] = None
+                targets[other] = LinkTarget(other)
     grouped = {}
     for kind, other in task.links:
-        grouped.setdefault(kind, []).append(LinkTarget(other, titles[other]))
+        grouped.setdefault(kind, []).append(targets[other])
     order = list(api.LINK_TYPES) + sorted(set(grouped) - set(api.LINK_TYPES))
     return [(kind, grouped[kind]) for kind in order if kind in grouped]
+
+
+def open_blockers(links) -> list[int]:
+    """Ids this task waits for: its blocked-by links whose task is not finished."""
+    return [target.id for kind, targets in links if kind == "blocked-by"
+            for target in targets if target.status not in api.FINISHED]

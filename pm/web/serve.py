@@ -14,8 +14,12 @@ def make_server(tracker, host="127.0.0.1", port=DEFAULT_PORT, **app_config):
     return waitress.create_server(app, host=host, port=port, threads=4, ident="pm")
 
 
-def serve(tracker, host="127.0.0.1", port=DEFAULT_PORT, announce=print) -> None:
-    """Serve until interrupted; prints the URL first."""
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+def serve(tracker, host="127.0.0.1", port=DEFAULT_PORT, announce=_print) -> None:
+    """Serve until interrupted; prints the URL first (port 0 picks a free port)."""
     server = make_server(tracker, host=host, port=port)
     announce(f"pm web UI on http://{host}:{server.effective_port}/ (Ctrl-C stops)")
     try:

@@ -33,6 +33,7 @@ def show(ref):
     for entry in tracker.history(number):
         lines = diff_lines(entry.diff)
         commits.append((entry, lines, diff_stats(lines)))
+    links = data.task_links(task)
     return render_template("tasks/show.html", task=task, sections=data.task_sections(task),
-                           links=data.task_links(task), commits=commits,
+                           links=links, waits_for=data.open_blockers(links), commits=commits,
                            file_name=PurePath(task.path).name)

@@ -212,3 +212,11 @@ def test_search_results_are_capped_but_counted(client, monkeypatch):
     page = text(client.get("/search?q=pm"))  # every task file mentions pm
     assert "6 tasks matching" in page and len(task_ids(page)) == 1
     assert "Showing the first 1;" in page
+
+
+def test_task_page_says_what_it_waits_for_and_shows_link_status(client, world):
+    page = text(client.get(f"/tasks/{world['quoridor']}"))
+    assert re.search(rf'waits for <a href="/tasks/{world["go"]}">#{world["go"]}</a>', page)
+    blocked_by = page.split("<dt>blocked-by</dt>", 1)[1].split("</dd>", 1)[0]
+    assert '<span class="badge status-open">open</span>' in blocked_by
+    assert "waits for" not in text(client.get(f"/tasks/{world['go']}"))
