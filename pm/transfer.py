@@ -11,7 +11,7 @@ import os
 import re
 
 from pm.errors import InvalidValue
-from pm.model import KINDS, LINK_TYPES, PRIORITIES, STATUSES, check
+from pm.model import KINDS, LINK_TYPES, PRIORITIES, STATUSES, check, check_who
 
 _FIELDS = {"id", "title", "status", "priority", "kind", "sprint", "created", "updated", "owner",
            "path", "problem", "fix", "verification", "links", "log"}
@@ -50,6 +50,12 @@ def normalise(record: dict, where: str) -> dict:
         check(out["kind"], KINDS, "kind")
         out["links"] = [(check(l["type"], LINK_TYPES, "link type"), int(l["id"]))
                         for l in out.get("links") or []]
+        if out.get("owner"):
+            check_who(out["owner"])
+        for entry in out.get("log") or []:
+            check_who(entry["who"])
+            if not str(entry["time"]) or not isinstance(entry["html"], str):
+                raise InvalidValue("a log entry needs time, who and html")
     except (InvalidValue, KeyError, TypeError, ValueError) as err:
         raise InvalidValue(f"{where}: {err}") from None
     for name in ("id", "sprint"):

@@ -1,0 +1,166 @@
+"""The tour behind `make run` / `make stop`.
+
+    .venv/bin/python scripts/tour.py run     # build what the tour shows, start its servers, print URLs
+    .venv/bin/python scripts/tour.py stop    # stop every server the tour started
+
+`run` goes through STEPS in order; each step prints one progress line and returns. A step
+whose tool is not there yet says so instead of failing the tour. Servers started in the
+background leave a pid file in var/tour/ (`<pid> <marker>`); `stop` ends exactly those
+processes (it checks the marker against the process's command line first).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VAR = os.path.join(ROOT, "var", "tour")
+PYTHON = sys.executable
+SAMPLE = os.path.join(ROOT, "pm", "samples", "engines-backlog.jsonl")
+
+
+class Tour:
+    """What the steps share: directories, and the URLs and files to print at the end."""
+
+    def __init__(self):
+        self.tracker = os.path.join(VAR, "pm")
+        self.results: list[str] = []
+
+
+def say(line: str) -> None:
+    print(f"tour: {line}", flush=True)
+
+
+def pm_env(tour: Tour, role: str = "ceo", session: str = "tour") -> dict:
+    return dict(os.environ, PM_DIR=tour.tracker, PM_ROLE=role, PM_SESSION=session)
+
+
+def run_pm(tour: Tour, *args: str, role: str = "ceo", session: str = "tour") -> str:
+    proc = subprocess.run([PYTHON, "-m", "pm.cli", *args], env=pm_env(tour, role, session),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"tour: pm {' '.join(args)} failed: {proc.stderr.strip()}")
+    return proc.stdout
+
+
+# -- steps ---------------------------------------------------------------------------------------
+def step_tracker(tour: Tour) -> None:
+    """A fresh sample tracker under var/tour/pm: the engines backlog, then a little live work."""
+    if os.path.isdir(tour.tracker):
+        if not os.path.isfile(os.path.join(tour.tracker, ".pmtracker")):
+            raise SystemExit(f"tour: {tour.tracker} exists and is not a pm tracker; move it away")
+        shutil.rmtree(tour.tracker)
+    os.makedirs(VAR, exist_ok=True)
+    run_pm(tour, "init", tour.tracker)
+    run_pm(tour, "import", SAMPLE)
+    # A few real changes by different sessions, so history and the log show real commits.
+    run_pm(tour, "log", "3", "Playwright clicks land on the right points on 9x9 and 13x13.",
+           role="worker", session="go-engineer")
+    new_id = run_pm(tour, "new", "Go: last-move marker hidden under the hover stone", "--kind", "bug",
+                    "--priority", "P2", "--spawned-from", "3",
+                    "--problem", "<p>Hovering over the last move hides its marker.</p>",
+                    role="worker", session="go-engineer").strip()
+    run_pm(tour, "promote", new_id, "--rank", "3")
+    count = len(run_pm(tour, "ls").splitlines())
+    say(f"pm tracker with {count} tasks for shipping the engines: {tour.tracker}")
+    tour.results.append(f"tracker:   {tour.tracker}  (PM_DIR={tour.tracker} .venv/bin/pm ls)")
+
+
+def step_pm_web(tour: Tour) -> None:
+    """pm's web UI on 127.0.0.1 in the background."""
+    try:
+        import pm.web.serve  # noqa: F401
+    except ImportError as err:
+        say(f"pm web UI not available yet ({err}); skipping it")
+        return
+    url = start_server(["-m", "pm.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
+                       name="pm-web", env=pm_env(tour, "human", "tour"))
+    say(f"pm web UI: {url}")
+    tour.results.append(f"pm web UI: {url}")
+
+
+STEPS = [step_tracker, step_pm_web]
+
+
+# -- background servers --------------------------------------------------------------------------
+def start_server(args: list[str], name: str, env: dict, timeout: float = 30) -> str:
+    """Start `python ARGS` detached, wait until it prints its http:// URL and answers; the URL."""
+    stop_one(name)
+    log_path = os.path.join(VAR, f"{name}.log")
+    log = open(log_path, "w")
+    proc = subprocess.Popen([PYTHON, *args], stdout=log, stderr=subprocess.STDOUT, env=env,
+                            cwd=ROOT, start_new_session=True)
+    with open(os.path.join(VAR, f"{name}.pid"), "w") as fh:
+        fh.write(f"{proc.pid} {' '.join(args)}\n")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"tour: {name} exited with {proc.returncode}; see {log_path}")
+        with open(log_path) as fh:
+            m = re.search(r"http://127\.0\.0\.1:\d+/", fh.read())
+        if m:
+            try:
+                urllib.request.urlopen(m.group(0), timeout=2).close()
+                return m.group(0)
+            except OSError:
+                pass
+        time.sleep(0.2)
+    stop_one(name)
+    raise SystemExit(f"tour: {name} did not answer within {timeout:.0f}s; see {log_path}")
+
+
+def _alive_with(pid: int, marker: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            cmdline = fh.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return False
+    return marker in cmdline
+
+
+def stop_one(name: str) -> bool:
+    path = os.path.join(VAR, f"{name}.pid")
+    try:
+        with open(path) as fh:
+            pid_text, marker = fh.read().strip().split(" ", 1)
+    except (OSError, ValueError):
+        return False
+    pid = int(pid_text)
+    stopped = False
+    if _alive_with(pid, marker):
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(50):
+            if not _alive_with(pid, marker):
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)
+        stopped = True
+    os.unlink(path)
+    return stopped
+
+
+def run() -> None:
+    tour = Tour()
+    os.makedirs(VAR, exist_ok=True)
+    for step in STEPS:
+        step(tour)
+    print("\n".join(["", "The tour is running (make stop stops it):", *tour.results]), flush=True)
+
+
+def stop() -> None:
+    names = sorted(n[:-4] for n in os.listdir(VAR) if n.endswith(".pid")) if os.path.isdir(VAR) else []
+    stopped = [n for n in names if stop_one(n)]
+    say(f"stopped {', '.join(stopped)}" if stopped else "nothing was running")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in ("run", "stop"):
+        raise SystemExit("usage: tour.py run|stop")
+    run() if sys.argv[1] == "run" else stop()
