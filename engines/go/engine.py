@@ -203,6 +203,7 @@ class GoEngine:
                 "winrate": float(res.winrate),
                 "playouts": int(res.playouts),
                 "seconds": float(res.seconds),
+                "root_visits": int(res.tree_playouts),   # includes visits kept from earlier searches
                 "candidates": [
                     {
                         "move": point(res.cand_x[i], res.cand_y[i]),
