@@ -156,3 +156,33 @@ def test_existing_branch_is_checked_out(mgr, app_repo):
     commit_file(app_repo, "main-only.txt", "m")
     mgr.up("feature/old", run_checks=False)
     assert not (mgr.worktree("feature-old") / "main-only.txt").exists()
+
+
+def test_setup_runs_once_in_the_new_worktree_and_failures_show_its_output(mgr, app_repo):
+    from instances.config import load_config
+
+    write_toml(app_repo, mgr.config.listen[1],
+               extra_top="setup = \"{python} -c 'import os; open(\\\"setup-ran\\\", \\\"w\\\").write(os.environ[\\\"INSTANCES_NAME\\\"])'\"")
+    mgr.config = load_config(app_repo, environ={})
+    mgr.up("feature/setup", run_checks=False)
+    assert (mgr.worktree("feature-setup") / "setup-ran").read_text() == "feature-setup"
+    write_toml(app_repo, mgr.config.listen[1],
+               extra_top="setup = \"{python} -c 'print(\\\"cannot build\\\"); raise SystemExit(4)'\"")
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(StartFailed, match=r"(?s)exited 4.*cannot build"):
+        mgr.up("feature/setup-fails")
+    assert mgr.registry.get("feature-setup-fails")["port"] is None
+
+
+def test_idle_instances_are_stopped_by_doctor(mgr, app_repo):
+    import time
+
+    from instances.config import load_config
+
+    write_toml(app_repo, mgr.config.listen[1], extra_top='idle_stop = "1s"')
+    mgr.config = load_config(app_repo, environ={})
+    mgr.up("feature/idle", run_checks=False)
+    time.sleep(1.2)
+    actions = mgr.doctor()
+    assert any("feature-idle: stopped after 1s without requests" in a for a in actions)
+    assert mgr.ls()[0]["state"] == "stopped"

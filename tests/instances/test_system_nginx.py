@@ -1,0 +1,61 @@
+"""System-nginx mode: instances only writes the include file into a directory another nginx
+includes, and runs that nginx's test and reload commands. The 'system' nginx here is a real nginx
+the test starts with its own configuration."""
+import os
+import subprocess
+
+import httpx
+import pytest
+
+from instances.config import load_config
+from instances.errors import NginxError
+from instances.nginx import SystemNginx, probe_generation
+from tests.instances.conftest import free_port, write_toml
+
+
+@pytest.fixture
+def system_nginx(tmp_path):
+    """A stand-in for the distribution's nginx: its own prefix, a server that includes DIR/*.conf."""
+    prefix, include_dir, port = tmp_path / "sys", tmp_path / "sys" / "instances.d", free_port()
+    for sub in ("conf", "logs", "tmp", "instances.d"):
+        (prefix / sub).mkdir(parents=True)
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (prefix / "conf" / "nginx.conf").write_text(
+        f"{user}pid {prefix}/nginx.pid;\nerror_log {prefix}/logs/error.log;\nevents {{}}\n"
+        f"http {{ client_body_temp_path {prefix}/tmp/cb; proxy_temp_path {prefix}/tmp/p; fastcgi_temp_path {prefix}/tmp/f;\n"
+        f"  uwsgi_temp_path {prefix}/tmp/u; scgi_temp_path {prefix}/tmp/s; access_log off;\n"
+        f"  server {{ listen 127.0.0.1:{port}; location = /own {{ return 200 'system site'; }}\n"
+        f"    include {include_dir}/*.conf; }} }}\n")
+    base = ["nginx", "-p", f"{prefix}/", "-c", "conf/nginx.conf", "-e", "logs/error.log"]
+    subprocess.run(base, check=True)
+    yield {"dir": include_dir, "port": port, "reload": [*base, "-s", "reload"], "test": [*base, "-t", "-q"]}
+    subprocess.run([*base, "-s", "stop"], check=False)
+
+
+def test_up_through_a_system_nginx_include(app_repo, make_mgr, system_nginx):
+    reload_argv = ", ".join(f'"{a}"' for a in system_nginx["reload"])
+    test_argv = ", ".join(f'"{a}"' for a in system_nginx["test"])
+    write_toml(app_repo, system_nginx["port"],
+               extra_nginx=f'mode = "system"\ninclude_dir = "{system_nginx["dir"]}"\n'
+                           f"reload = [{reload_argv}]\ntest = [{test_argv}]")
+    mgr = make_mgr(app_repo)
+    result = mgr.up("feature/sys")
+    assert all(c["ok"] for c in result["checks"]), result["checks"]
+    include = (system_nginx["dir"] / "instances.conf").read_text()
+    assert "location /feature-sys/ {" in include and "access_log /" not in include
+    base = f"http://127.0.0.1:{system_nginx['port']}"
+    assert httpx.get(base + "/own", trust_env=False).text == "system site"  # the host's own site is untouched
+    mgr.down("feature-sys")
+    assert "location /feature-sys/" not in (system_nginx["dir"] / "instances.conf").read_text()
+    assert not (mgr.nginx_prefix / "run" / "nginx.pid").exists()  # no private nginx was started
+
+
+def test_a_rejected_include_is_restored(system_nginx):
+    server = SystemNginx(system_nginx["dir"], system_nginx["reload"], system_nginx["test"])
+    base = f"http://127.0.0.1:{system_nginx['port']}"
+    good = 'location = /__instances/generation { return 200 "1\\n"; }\n'
+    assert server.apply(good, base, 1) == "reloaded"
+    with pytest.raises(NginxError, match="nginx test failed"):
+        server.apply("location /broken/ { proxy_pass http://127.0.0.1:1/;\n", base, 2)
+    assert server.live_include() == good
+    assert probe_generation(base) == 1
