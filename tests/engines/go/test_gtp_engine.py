@@ -1,0 +1,155 @@
+"""The GTP adapter on the real Go engine: in-process sessions, and `engines gtp go` as a
+subprocess driven like GoGui or the match runner drive it."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engines.go import GoEngine, sgf
+from engines.go.gtp import Budget, GtpClient, GtpClientError, GtpSession
+
+ENGINES = Path(sys.executable).parent / "engines"
+
+
+@pytest.fixture
+def session():
+    engine = GoEngine(size=9, komi=7.0, seed=1)
+    yield GtpSession(engine, budget=Budget(playouts=300, seconds=None), komi=7.0)
+    engine.close()
+
+
+def ask(session, line):
+    return session.respond(line + "\n")
+
+
+def test_play_undo_and_errors(session):
+    assert ask(session, "1 boardsize 9") == "=1\n\n"
+    assert ask(session, "play b E5") == "=\n\n"
+    assert ask(session, "play w E5") == "? illegal move\n\n"
+    assert ask(session, "play w J10") == "? illegal move (vertex off the board)\n\n"
+    assert ask(session, "play w 5E").startswith("? syntax error")
+    assert ask(session, "play purple E5").startswith("? syntax error")
+    assert ask(session, "play b").startswith("? syntax error (usage: play COLOR VERTEX)")
+    assert ask(session, "komi seven").startswith("? syntax error")
+    assert ask(session, "boardsize 42") == "? unacceptable size\n\n"
+    assert ask(session, "frobnicate") == "? unknown command\n\n"
+    assert ask(session, "7") == "?7 syntax error (no command after id)\n\n"
+    assert ask(session, "   # just a comment") is None
+    assert session.engine.board()[4][4] == "b"
+    assert ask(session, "undo") == "=\n\n"
+    assert session.engine.board()[4][4] == "."
+    assert ask(session, "undo") == "? cannot undo\n\n"
+
+
+def test_capture_ko_and_known_commands(session):
+    # Black walls E5 on three sides, white walls F5; black F5 then captures the stone at E5.
+    for line in ["play b D5", "play w E5", "play b E6", "play w F6", "play b E4", "play w F4",
+                 "play b pass", "play w G5", "play b F5"]:  # black F5 captures white E5
+        assert ask(session, line) == "=\n\n", line
+    assert session.engine.board()[4][4] == "."
+    assert ask(session, "play w E5") == "? illegal move\n\n"  # immediate ko recapture
+    assert "captures: black 1 white 0" in ask(session, "showboard")
+    assert ask(session, "known_command genmove") == "= true\n\n"
+    assert ask(session, "known_command fly") == "= false\n\n"
+    commands = ask(session, "list_commands")[2:].split()
+    for name in ["protocol_version", "final_status_list", "time_left", "soloshop-playouts",
+                 "loadsgf", "printsgf"]:
+        assert name in commands
+
+
+def test_genmove_plays_a_legal_move(session):
+    reply = ask(session, "genmove black")
+    vertex = reply[2:].strip()
+    assert reply.startswith("= ") and vertex.lower() not in ("resign", "pass")
+    assert [c for c, _ in session.engine.moves()] == ["b"]
+    assert ask(session, f"play w {vertex}") == "? illegal move\n\n"  # it is on the board
+    reply = ask(session, "reg_genmove white")  # suggests without playing
+    assert reply.startswith("= ") and len(session.engine.moves()) == 1
+
+
+WALLS = [f"play b E{row}" for row in range(1, 10)] + [f"play w F{row}" for row in range(1, 10)]
+
+
+def test_final_score_and_dead_stones(session):
+    assert ask(session, "final_score") == "= W+7\n\n"  # empty board: komi only
+    for line in WALLS:
+        assert ask(session, line) == "=\n\n"
+    # Black 9 stones + 36 points, white 9 + 27, komi 7.
+    assert ask(session, "final_score") == "= B+2\n\n"
+    assert ask(session, "final_status_list dead") == "=\n\n"
+    # A white stone in atari in black's corner: dead (a lone stone in the middle of black's
+    # area is a closer call for a playout judge, so it is not used here).
+    assert ask(session, "play b B9") == ask(session, "play w A9") == "=\n\n"
+    assert ask(session, "final_status_list dead") == "= A9\n\n"
+    assert ask(session, "final_score") == "= B+2\n\n"
+    alive = ask(session, "final_status_list alive")[2:].split()
+    assert len(alive) == 19 and "A9" not in alive and {"B9", "E5", "F5"} <= set(alive)
+    assert ask(session, "final_status_list seki") == "=\n\n"
+    assert ask(session, "final_status_list dying").startswith("? syntax error")
+
+
+def test_printsgf_and_loadsgf_round_trip(session, tmp_path):
+    for line in ["play b E5", "play w C3", "play b pass", "play w D4"]:
+        ask(session, line)
+    text = ask(session, "printsgf")
+    assert text.startswith("= (;FF[4]GM[1]") and ";B[]" in text and "KM[7]" in text
+    path = tmp_path / "game.sgf"
+    assert ask(session, f"printsgf {path}") == "=\n\n"
+    record = sgf.load(path)
+    assert record.moves == [("b", (4, 4)), ("w", (2, 6)), ("b", None), ("w", (3, 5))]
+    # Load the first two moves only into a fresh board of another size.
+    ask(session, "boardsize 13")
+    assert ask(session, f"loadsgf {path} 3") == "=\n\n"
+    assert session.engine.moves() == [("b", (4, 4)), ("w", (2, 6))]
+    assert len(session.engine.board()) == 9
+    assert ask(session, f"loadsgf {tmp_path / 'missing.sgf'}").startswith("? cannot load file")
+    # Setup stones are placed, kept out of the move list, and cannot be undone.
+    sgf.save(path, sgf.GameRecord(size=9, komi=6.5, setup_black=[(0, 0)], setup_white=[(8, 8)],
+                                  moves=[("b", (4, 4))]))
+    assert ask(session, f"loadsgf {path}") == "=\n\n"
+    assert ask(session, "undo") == "=\n\n" and ask(session, "undo") == "? cannot undo\n\n"
+    record = sgf.loads(ask(session, "printsgf")[2:])
+    assert (record.setup_black, record.setup_white, record.komi) == ([(0, 0)], [(8, 8)], 6.5)
+    illegal = sgf.GameRecord(size=9, moves=[("b", (4, 4)), ("w", (4, 4))])
+    sgf.save(path, illegal)
+    assert ask(session, f"loadsgf {path}") == "? cannot load file (illegal move W E5)\n\n"
+
+
+def test_time_commands_and_budget_commands(session):
+    assert ask(session, "time_settings 0 1 1") == "=\n\n"
+    assert ask(session, "time_left b 0.8 1") == "=\n\n"
+    assert session._think_budget("b")["seconds"] < 0.8
+    assert ask(session, "time_settings 0 x 1").startswith("? syntax error")
+    assert ask(session, "time_left purple 5 0").startswith("? syntax error")
+    assert ask(session, "soloshop-playouts -1").startswith("? syntax error")
+    assert ask(session, "soloshop-seconds 0.3") == "=\n\n"
+    assert session._think_budget("w")["seconds"] <= 0.3
+    assert ask(session, "soloshop-threads 0").startswith("? syntax error")
+
+
+def test_engines_gtp_go_subprocess_speaks_gtp():
+    """The real command, fed a raw script with ids, comments, tabs, CRs and bad lines."""
+    script = ("1 protocol_version\r\n# a comment\n\n2 name\nboardsize\t9\nclear_board\n"
+              "komi 7\n3 play b E5\n4 play w E5\nnonsense here\nsoloshop-playouts 200\n"
+              "soloshop-seconds 0\n5 genmove w\n6 quit\nname\n")
+    proc = subprocess.run([str(ENGINES), "gtp", "go"], input=script, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    replies = proc.stdout.split("\n\n")
+    assert replies[:6] == ["=1 2", "=2 soloshop", "=", "=", "=", "=3"]
+    assert replies[6] == "?4 illegal move" and replies[7] == "? unknown command"
+    assert replies[10].startswith("=5 ") and replies[11] == "=6"
+    assert replies[12:] == [""]  # nothing is answered after quit
+
+
+def test_match_runner_style_client_session():
+    with GtpClient([str(ENGINES), "gtp", "go"], name="soloshop", timeout=30) as client:
+        client.command("boardsize 9")
+        client.command("soloshop-playouts 100")
+        client.command("time_settings 0 1 1")
+        move = client.command("genmove b")
+        assert move and move != "resign"
+        with pytest.raises(GtpClientError, match="illegal move"):
+            client.command(f"play w {move}")
+        assert "X" in client.command("showboard")
