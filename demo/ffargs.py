@@ -50,11 +50,13 @@ def _quote(path: str) -> str:
     return path.replace("'", "'\\''")
 
 
-def encode_frames(concat: str, out: str, duration: float, fps: int = FPS) -> list[str]:
-    """Frames held until the next one -> constant-rate H.264 (even size, yuv420p for players)."""
+def encode_frames(concat: str, out: str, duration: float, size: tuple[int, int] = (1280, 720),
+                  fps: int = FPS) -> list[str]:
+    """Frames held until the next one -> constant-rate H.264 at `size` (the first screencast
+    frames of a new tab can come at another size), yuv420p for every player."""
     return BASE + [
         "-f", "concat", "-safe", "0", "-i", concat,
-        "-vf", f"fps={fps},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p",
+        "-vf", f"scale={size[0]}:{size[1]},setsar=1,fps={fps},format=yuv420p",
         "-t", f"{duration:.3f}", "-an",
         "-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-g", str(fps * 2),
         "-fps_mode", "cfr", out,
@@ -73,10 +75,10 @@ def detect_leadin(video: str, limit: float, fps: int = FPS) -> list[str]:
                       "-vf", LEADIN_FILTER.format(fps=fps), "-an", "-f", "null", "-"]
 
 
-def detect_leadin_concat(concat: str, limit: float, fps: int = FPS) -> list[str]:
+def detect_leadin_concat(concat: str, limit: float, size: tuple[int, int] = (1280, 720), fps: int = FPS) -> list[str]:
     """The same measurement on a frame list, before anything is encoded."""
     return ANALYZE + ["-f", "concat", "-safe", "0", "-t", f"{limit:.3f}", "-i", concat,
-                      "-vf", LEADIN_FILTER.format(fps=fps), "-an", "-f", "null", "-"]
+                      "-vf", f"scale={size[0]}:{size[1]}," + LEADIN_FILTER.format(fps=fps), "-an", "-f", "null", "-"]
 
 
 def prepare_phrase(src: str, out: str, gain_db: float = 0.0) -> list[str]:
@@ -181,7 +183,7 @@ def ken_burns(stills: list[tuple[str, float]], out: str, size: tuple[int, int] =
         x = "iw/2-(iw/zoom/2)" if i % 2 == 0 else f"(iw-iw/zoom)*on/{frames}"
         args += ["-loop", "1", "-framerate", str(fps), "-t", f"{dur:.6f}", "-i", path]
         parts.append(
-            f"[{i}:v]scale={w * 2}:{h * 2}:force_original_aspect_ratio=increase,crop={w * 2}:{h * 2},"
+            f"[{i}:v]scale={w * 3 // 2}:{h * 3 // 2}:force_original_aspect_ratio=increase,crop={w * 3 // 2}:{h * 3 // 2},"
             f"zoompan=z='min(1+0.10*on/{frames},1.10)':x='{x}':y='ih/2-(ih/zoom/2)':d=1:s={w}x{h}:fps={fps},"
             f"trim=end_frame={frames},setpts=PTS-STARTPTS,format=yuv420p[k{i}]"
         )

@@ -55,6 +55,9 @@ CURSOR_JS = """
 """
 
 
+FCP_JS = "() => performance.getEntriesByType('paint').some(e => e.name === 'first-contentful-paint')"
+
+
 class NeverPainted(Exception):
     """The page produced no frame in time: record the fallback instead."""
 
@@ -112,14 +115,18 @@ class LiveDirector:
 
     # --- frames ---
     def _on_frame(self, params) -> None:
-        name = f"{len(self.frames):06d}.jpg"
-        (self.frames_dir / name).write_bytes(base64.b64decode(params["data"]))
-        self.frames.append((name, float(params["metadata"]["timestamp"])))
-        self.last_arrival = time.time()
+        meta = params["metadata"]
         try:
             self.cdp.send("Page.screencastFrameAck", {"sessionId": params["sessionId"]})
-        except Exception:  # the session is closing; the frame is already saved
+        except Exception:  # the session is closing
             pass
+        # a new tab's first frames can come at another size, before the viewport applies: skip them
+        if (round(meta.get("deviceWidth", VIEWPORT[0])), round(meta.get("deviceHeight", VIEWPORT[1]))) != VIEWPORT:
+            return
+        name = f"{len(self.frames):06d}.jpg"
+        (self.frames_dir / name).write_bytes(base64.b64decode(params["data"]))
+        self.frames.append((name, float(meta["timestamp"])))
+        self.last_arrival = time.time()
 
     def start(self) -> None:
         w, h = VIEWPORT
@@ -180,11 +187,22 @@ class LiveDirector:
             if first and "Timeout" in type(exc).__name__ + str(exc):
                 raise NeverPainted(f"{url} did not load within {self.paint_timeout:g} s") from None
             raise
+        # "load" can come long before anything shows (content revealed by a script, web fonts):
+        # wait for the browser's first contentful paint, then for the picture to settle
+        limit = self.paint_timeout if first else STEP_TIMEOUT
+        try:
+            self.page.wait_for_function(FCP_JS, timeout=max(limit - (time.time() - start), 0.5) * 1000, polling=40)
+        except Exception:
+            if first:
+                raise NeverPainted(f"{url} painted no content within {self.paint_timeout:g} s") from None
         self._place_cursor()
         self.settle_frames(0.3)
         if first:
+            deadline = time.time() + 2
+            while not [1 for _, ts in self.frames if ts >= start] and time.time() < deadline:
+                self.wait(0.05)
             if not [1 for _, ts in self.frames if ts >= start]:
-                raise NeverPainted(f"{url} loaded but never painted a frame")
+                raise NeverPainted(f"{url} painted, but the screencast delivered no frame")
             self.painted = True
         return self._waited(stamps, start)
 
@@ -325,7 +343,19 @@ class LiveDirector:
 
 def record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable[[str], None],
            paint_timeout: float = 15.0) -> Recording:
-    """Replay the plan with the screencast on; fall back to stills when the page never paints."""
+    """Replay the plan with the screencast on; fall back to stills when the page never paints.
+
+    Runs in a thread of its own: Playwright's sync API refuses to start in a thread where another
+    sync session (a caller's, a test fixture's) already runs an event loop.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo-record") as pool:
+        return pool.submit(_record, plan, durations, out_dir, log, paint_timeout).result()
+
+
+def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable[[str], None],
+            paint_timeout: float) -> Recording:
     from playwright.sync_api import sync_playwright
 
     frames_dir = out_dir / "frames"
@@ -381,7 +411,7 @@ def record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable
 
 CARD_HTML = """<!doctype html><html><body style="margin:0;width:{w}px;height:{h}px;overflow:hidden;
 font-family:DejaVu Sans,sans-serif;background:#1d2330 {bg} center/cover no-repeat;">
-<div style="position:absolute;left:0;right:0;bottom:0;padding:36px 56px;background:rgba(10,14,22,.78);color:#fff">
+<div style="position:absolute;left:0;right:0;bottom:80px;padding:30px 150px;background:rgba(10,14,22,.78);color:#fff">
 <div style="font-size:22px;opacity:.7;letter-spacing:.08em;text-transform:uppercase">{name}</div>
 <div style="font-size:34px;line-height:1.3;margin-top:8px">{say}</div></div></body></html>"""
 

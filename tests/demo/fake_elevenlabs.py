@@ -1,0 +1,95 @@
+"""A local stand-in for the ElevenLabs text-to-speech endpoint, over real HTTP on 127.0.0.1.
+
+It speaks the documented shapes: POST /v1/text-to-speech/{voice_id}?output_format=..., the
+`xi-api-key` header, JSON bodies; errors as {"detail": {"status", "message"}} and 422 as
+{"detail": [{"loc", "msg", "type"}]}. Tests queue what the next requests get.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+def tone_wav(seconds: float = 0.6) -> bytes:
+    """Speech stand-in: a tone after a short silence, made by ffmpeg."""
+    return subprocess.run(
+        ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+         f"sine=frequency=440:duration={seconds}:sample_rate=44100", "-af", "adelay=100", "-f", "wav", "-"],
+        capture_output=True, check=True).stdout
+
+
+class FakeElevenLabs:
+    def __init__(self, audio: bytes, latency: float = 0.05):
+        self.audio = audio
+        self.latency = latency
+        self.script: list[tuple] = []  # queued behaviours: ("error", code, body) or ("sleep", s)
+        self.requests: list[dict] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                fake.handle(self)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def queue(self, *behaviours):
+        self.script.extend(behaviours)
+
+    def handle(self, h: BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(h.path)
+        body = h.rfile.read(int(h.headers.get("Content-Length", 0)))
+        with self.lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self.requests.append({"path": parts.path, "query": parse_qs(parts.query),
+                                  "key": h.headers.get("xi-api-key"), "json": json.loads(body or b"{}")})
+            behaviour = self.script.pop(0) if self.script else ("ok",)
+        try:
+            if behaviour[0] == "sleep":
+                time.sleep(behaviour[1])
+                behaviour = ("ok",)
+            time.sleep(self.latency)
+            if not parts.path.startswith("/v1/text-to-speech/"):
+                behaviour = ("error", 404, {"detail": {"status": "not_found", "message": "no such route"}})
+            if behaviour[0] == "ok":
+                self._send(h, 200, self.audio, "audio/wav")
+            else:
+                self._send(h, behaviour[1], json.dumps(behaviour[2]).encode(), "application/json")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout test)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+    @staticmethod
+    def _send(h, code, data, ctype):
+        h.send_response(code)
+        h.send_header("Content-Type", ctype)
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
+
+def detail(status: str, message: str) -> dict:
+    return {"detail": {"status": status, "message": message}}

@@ -1,0 +1,61 @@
+"""A local fixture site for demo tests: served on a free 127.0.0.1 port from a thread."""
+from __future__ import annotations
+
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# The first paint is slow twice over: the server answers late, then the page stays hidden
+# until a timer reveals it. A click turns the page blue and shows a counter.
+SLOW_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>slow</title>
+<style>body{margin:0;font:28px sans-serif;background:#fff} main{padding:60px;visibility:hidden}
+button{font-size:28px;padding:16px 32px} .on{background:#1f6feb;color:#fff}</style></head>
+<body><main id="main"><h1>Fixture</h1><button id="go">Go</button> <input id="name">
+<p id="out"></p></main>
+<script>
+setTimeout(() => { document.getElementById('main').style.visibility = 'visible'; }, 700);
+document.getElementById('go').onclick = () => {
+  document.body.classList.add('on'); document.getElementById('out').textContent = 'clicked';
+};
+</script></body></html>"""
+
+# A page whose renderer never gets to paint: the parser runs into an endless script.
+HANG_PAGE = """<!doctype html><html><head><title>hang</title></head><body>
+<script>while (true) {}</script><p>never shown</p></body></html>"""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 - http.server's naming
+        if self.path.startswith("/slow"):
+            time.sleep(0.6)
+            body = SLOW_PAGE
+        elif self.path.startswith("/hang"):
+            body = HANG_PAGE
+        else:
+            self.send_error(404)
+            return
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+class FixtureSite:
+    def __init__(self):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()

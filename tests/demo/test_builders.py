@@ -1,0 +1,156 @@
+"""Pure parts: ffmpeg argument builders, log parsers, sync figures, caption and chapter texts."""
+import json
+import math
+
+from demo import ffargs, media, outputs, sync
+from demo.plan import Plan
+from demo.recorder import stamp_owner
+from demo.plan import Step
+
+
+def test_mix_delays_exactly_and_never_normalises():
+    args = ffargs.mix([("a.wav", 0.5), ("b.wav", 2.25)], 5.0, 3.5, -2.5, "out.wav")
+    graph = args[args.index("-filter_complex") + 1]
+    assert args[args.index("-i") + 1] == "a.wav"
+    assert "[0:a]adelay=delays=24000S:all=1[p0]" in graph
+    assert "[1:a]adelay=delays=108000S:all=1[p1]" in graph
+    assert "amix=inputs=2:normalize=0:duration=longest" in graph
+    assert "volume=3.50dB" in graph
+    assert "alimiter=limit=0.749894:level=0:latency=1" in graph
+    assert "apad=whole_dur=5.000000,atrim=0:5.000000" in graph
+    assert args[-5:] == ["-flags:a", "+bitexact", "-c:a", "pcm_s16le", "out.wav"]
+
+
+def test_mix_without_phrases_is_silence_of_the_duration():
+    args = ffargs.mix([], 3.0, 0.0, -2.5, "o.wav")
+    assert "anullsrc=r=48000:cl=mono" in args and args[args.index("-t") + 1] == "3.000000"
+
+
+def test_ffconcat_holds_each_frame_until_the_next():
+    frames = [ffargs.Frame("f0.jpg", 0.0), ffargs.Frame("f1.jpg", 0.5), ffargs.Frame("f2.jpg", 1.25)]
+    text = ffargs.ffconcat(frames, 0.3, 2.0)
+    assert text.splitlines() == [
+        "ffconcat version 1.0",
+        "file 'f0.jpg'", "duration 0.200000",
+        "file 'f1.jpg'", "duration 0.750000",
+        "file 'f2.jpg'", "duration 0.750000",
+        "file 'f2.jpg'",
+    ]
+
+
+def test_encode_and_mux_arguments():
+    enc = ffargs.encode_frames("list.ffconcat", "v.mp4", 12.5)
+    assert enc[enc.index("-f") + 1] == "concat" and "fps=25" in enc[enc.index("-vf") + 1]
+    assert enc[enc.index("-c:v") + 1] == "libx264" and enc[enc.index("-t") + 1] == "12.500"
+    mux = ffargs.mux("v.mp4", "a.wav", "meta.txt", "o.mp4", 12.5)
+    assert mux[mux.index("-movflags") + 1] == "+faststart"
+    assert mux[mux.index("-c:a") + 1] == "aac" and mux[mux.index("-c:v") + 1] == "copy"
+    assert mux[mux.index("-map_chapters") + 1] == "2"
+
+
+def test_leadin_filters_find_white_black_and_frozen():
+    args = ffargs.detect_leadin("v.mp4", 3.0)
+    vf = args[args.index("-vf") + 1]
+    assert vf.startswith("fps=25,negate,blackdetect=") and vf.count("blackdetect") == 2
+    assert vf.endswith("freezedetect=n=-60dB:d=0.3")
+
+
+def test_ffmetadata_chapters_use_millisecond_timebase():
+    text = ffargs.ffmetadata("my=demo", [("open", 0.0, 1.5), ("click; now", 1.5, 3.25)])
+    assert text.splitlines() == [
+        ";FFMETADATA1", "title=my\\=demo",
+        "[CHAPTER]", "TIMEBASE=1/1000", "START=0", "END=1500", "title=open",
+        "[CHAPTER]", "TIMEBASE=1/1000", "START=1500", "END=3250", "title=click\\; now",
+    ]
+
+
+def test_phrase_preparation_cuts_silence_and_sets_mono_48k():
+    args = ffargs.prepare_phrase("in.wav", "out.wav", -1.25)
+    chain = args[args.index("-af") + 1]
+    assert chain.startswith("aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono,silenceremove=")
+    assert "areverse" in chain and chain.endswith("volume=-1.25dB")
+
+
+def test_parse_silences_and_onsets():
+    log = ("[silencedetect @ 0x1] silence_start: 0\n[silencedetect @ 0x1] silence_end: 0.5 | silence_duration: 0.5\n"
+           "[silencedetect @ 0x1] silence_start: 1.7\n[silencedetect @ 0x1] silence_end: 2.25 | x\n"
+           "[silencedetect @ 0x1] silence_start: 3.1\n")
+    silence = media.parse_silences(log, 4.0)
+    assert silence == [(0.0, 0.5), (1.7, 2.25), (3.1, 4.0)]
+    assert media.speech_onsets(silence, 4.0) == [0.5, 2.25]
+    # audio that opens with sound has an onset at 0
+    assert media.speech_onsets([(1.0, 1.5)], 3.0) == [0.0, 1.5]
+
+
+def test_leadin_chains_blank_then_frozen_but_stops_at_the_first_beat():
+    intervals = [(0.0, 0.4), (0.38, 1.2), (2.0, 3.0)]
+    assert media.leadin_end(intervals, cap=5.0) == 1.2
+    assert media.leadin_end(intervals, cap=0.9) == 0.9
+    assert media.leadin_end([(0.5, 1.0)], cap=5.0) == 0.0
+    log = ("[blackdetect @ 0x1] black_start:0 black_end:0.64 black_duration:0.64\n"
+           "[freezedetect @ 0x2] lavfi.freezedetect.freeze_start: 0.6\n"
+           "[freezedetect @ 0x2] lavfi.freezedetect.freeze_duration: 0.4\n"
+           "[freezedetect @ 0x2] lavfi.freezedetect.freeze_end: 1\n")
+    assert media.parse_intervals(log) == [(0.0, 0.64), (0.6, 1.0)]
+
+
+def test_snap_to_the_frame_that_ended_the_leadin():
+    assert media.snap_to_frame(0.16, [0.0, 0.05, 0.197, 0.5], 25) == 0.197
+    assert media.snap_to_frame(0.2, [0.0, 0.185, 0.3], 25) == 0.185
+    assert media.snap_to_frame(0.0, [0.0, 0.2], 25) == 0.0
+
+
+def test_parse_loudness_summary():
+    log = ("[Parsed_ebur128_0 @ 0x1] t: 1 M: -20 ...\n[Parsed_ebur128_0 @ 0x1] Summary:\n\n  Integrated loudness:\n"
+           "    I:         -16.2 LUFS\n    Threshold: -26.4 LUFS\n\n  Loudness range:\n    LRA:   3.1 LU\n\n"
+           "  True peak:\n    Peak:       -1.9 dBFS\n")
+    assert media.parse_loudness(log) == media.Loudness(-16.2, -1.9)
+    assert media.parse_peak("[Parsed_volumedetect_0 @ 0x] max_volume: -3.5 dB") == -3.5
+
+
+def test_segment_peaks():
+    import array
+    samples = array.array("h", [0] * 100 + [16384] + [0] * 99 + [-32767] + [0] * 99)
+    peaks = media.segment_peaks_db(samples, 100, [(0.5, 1.5), (1.5, 2.5), (2.5, 3.0)])
+    assert round(peaks[0], 2) == -6.02 and round(peaks[1], 2) == 0.0 and peaks[2] == float("-inf")
+
+
+def test_sync_matches_nearest_onset_and_fails_past_one_frame():
+    beats = [{"name": "a", "t": 1.0, "say": "x"}, {"name": "b", "t": 3.0, "say": "y"},
+             {"name": "quiet", "t": 4.0, "say": ""}]
+    matches = sync.match_onsets(beats, [1.002, 1.4, 3.05])
+    assert [(m.name, round(m.error, 3)) for m in matches] == [("a", 0.002), ("b", 0.05)]
+    s = sync.summary(matches)
+    assert s["p95_ms"] == 50.0 and s["ok"] is False and s["missing"] == 0
+    missing = sync.summary(sync.match_onsets(beats, [1.0]))
+    assert missing["missing"] == 1 and missing["p95_ms"] is None and not missing["ok"]
+    assert sync.percentile([5, 1, 3, 2, 4], 50) == 3 and sync.percentile([], 95) == 0.0
+    assert math.isinf(sync.percentile([1, math.inf], 95))
+
+
+def test_captions_chapters_and_beats_json():
+    beats = [{"name": "open", "t": 0.0, "say": "Hello <you> & me"}, {"name": "mark", "t": 1.0, "say": ""},
+             {"name": "click", "t": 61.5, "say": "Click --> go"}]
+    durations = {"open": 0.9, "click": 1.25}
+    cues = outputs.cues(beats, durations)
+    assert outputs.webvtt(cues).splitlines() == [
+        "WEBVTT", "", "1", "00:00:00.000 --> 00:00:00.900", "Hello &lt;you> &amp; me", "",
+        "2", "00:01:01.500 --> 00:01:02.750", "Click -> go"]
+    assert outputs.srt(cues).splitlines()[1] == "00:00:00,000 --> 00:00:00,900"
+    assert outputs.chapters(beats, 70.0) == [("open", 0.0, 1.0), ("mark", 1.0, 61.5), ("click", 61.5, 70.0)]
+    assert json.loads(outputs.beats_json(beats))[2] == {"name": "click", "t": 61.5, "say": "Click --> go"}
+
+
+def test_overruns_name_the_beat_they_delay():
+    beats = [{"name": "a", "t": 0.0, "say": "x"}, {"name": "b", "t": 2.0, "say": "y"}]
+    assert outputs.overruns(beats, {"a": 1.5, "b": 1.0}, 4.0) == []
+    msgs = outputs.overruns(beats, {"a": 2.5, "b": 3.0}, 4.0)
+    assert msgs[0] == "phrase of beat 'a' lasts 2.50 s but beat 'b' comes after 2.00 s"
+    assert "the end of the video" in msgs[1]
+
+
+def test_each_beat_is_stamped_by_the_step_before_it():
+    plan = Plan("s.py", [Step("goto", {"url": "u"}, 1), Step("beat", {"name": "a"}, 2),
+                         Step("click", {"selector": "#x"}, 3), Step("beat", {"name": "b"}, 4),
+                         Step("beat", {"name": "c"}, 5)])
+    assert stamp_owner(plan) == {1: 0, 3: 2, 4: 2}
