@@ -60,7 +60,9 @@ def main() -> None:
         tracker = Tracker.init(os.path.join(tmp, "pm"), actor=Actor("ceo", "bench"))
         start = time.perf_counter()
         tracker.import_records(records(args.tasks, rng))
-        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+              f"load average {load}")
         print(f"tracker: {args.tasks} tasks imported in {time.perf_counter() - start:.1f} s; "
               f"median of {args.runs} runs after one warm-up")
         client = create_app(tracker).test_client()

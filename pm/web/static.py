@@ -12,6 +12,7 @@ from pathlib import Path, PurePath
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from pm import api
+from pm.graph import analyse
 from pm.web import arrange
 from pm.web.templating import FILTERS
 
@@ -51,6 +52,7 @@ def render_board(tracker, for_path=None) -> str:
     if for_path is not None:
         tasks_dir = os.path.join(tracker.root, "tasks")
         prefix = Path(os.path.relpath(tasks_dir, os.path.dirname(os.path.abspath(for_path)))).as_posix() + "/"
-    blocked = {task.id: blockers for task, blockers, _ in tracker.blocked()}
+    tasks = tracker.list()  # one read; the blocked set comes from the same summaries
+    blocked = {task.id: blockers for task, blockers, _ in analyse(tasks)[1]}
     title = f"pm board · {os.path.basename(tracker.root.rstrip(os.sep))}"
-    return board_html(tracker.list(), blocked, title=title, task_href_prefix=prefix)
+    return board_html(tasks, blocked, title=title, task_href_prefix=prefix)
