@@ -16,7 +16,7 @@ from engines.web.plugins import registered_games
 DEFAULT_CONFIG = {
     "MAX_PLAYOUTS": 20_000,
     "MAX_SECONDS": 1.0,
-    "DEFAULT_PLAYOUTS": 1_500,
+    "DEFAULT_PLAYOUTS": 5_000,
     "MAX_MOVES": 1_000,
     "JSON_SORT_KEYS": False,
 }

@@ -6,6 +6,7 @@ import threading
 from contextlib import contextmanager
 
 import waitress
+from waitress import wasyncore
 from waitress.server import create_server
 
 from engines.web import create_app
@@ -33,6 +34,8 @@ def serving_in_thread(app=None, host: str = "127.0.0.1", threads: int = THREADS)
     try:
         yield f"http://{host}:{server.effective_port}"
     finally:
-        server.close()
+        # Finish the requests in flight, then close every socket from the loop's own thread
+        # (closing them from here races the poll loop and the workers' wake-up pipe).
         server.task_dispatcher.shutdown()
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
         thread.join(timeout=5)

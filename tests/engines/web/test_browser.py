@@ -138,6 +138,12 @@ def test_analysis_panel_and_ownership_overlay(page, site):
     assert page.locator("#board .heat").count() > 0
     page.keyboard.press("o")
     assert page.locator("#board .heat").count() == 0
+    # Live analysis: stepping back analyses the position shown, without asking.
+    page.keyboard.press("l")
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content("#ply") == "1 / 2"
+    page.wait_for_function("() => document.querySelectorAll('#candidates tr').length > 0")
+    assert page.locator("#board .candidate").count() > 0
 
 
 def test_sgf_download_and_upload_round_trip(page, site, tmp_path):

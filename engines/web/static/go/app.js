@@ -16,6 +16,7 @@ const ui = {
   analysis: null,     // {ply, data}
   running: false,     // auto-advance (AI vs AI, replay)
   busy: false,
+  busyKind: null,     // "move" or "analysis": a human move may interrupt an analysis
   generation: 0,      // bumps on every record change; stale answers are dropped
   controller: null,   // aborts the request in flight when the record changes
 };
@@ -64,6 +65,7 @@ function render() {
   root.dataset.ready = ui.state ? "1" : "0";
   $("status").textContent = statusText(pos, over);
   if (analysis) renderAnalysis(analysis); else clearAnalysis();
+  scheduleLiveAnalysis();
 }
 
 function statusText(pos, over) {
@@ -93,18 +95,18 @@ function newRequest() {
   return { gen: ui.generation, signal: ui.controller.signal };
 }
 
-async function guarded(work) {
-  ui.busy = true; render();
+async function guarded(work, kind = "move") {
+  ui.busy = true; ui.busyKind = kind; render();
   try { await work(); } catch (err) {
     if (err.name !== "AbortError") message(err instanceof ApiError ? err.message : String(err), "error");
     if (!(err instanceof ApiError) || err.status >= 500) ui.running = false;
-  } finally { ui.busy = false; render(); }
+  } finally { ui.busy = false; ui.busyKind = null; render(); }
 }
 
 const gameUpToCursor = () => ({ ...ui.game, moves: ui.game.moves.slice(0, ui.cursor) });
 
 async function playMove(move) {
-  if (ui.busy) return message("Wait for the engine's move.");
+  if (ui.busy && ui.busyKind !== "analysis") return message("Wait for the engine's move.");
   if (overHere()) return message("The game is over. Scrub back to branch, or start a new game.");
   ui.running = false;
   const base = gameUpToCursor();
@@ -208,7 +210,18 @@ async function analyze() {
   await guarded(async () => {
     const data = await api.analyze(gameUpToCursor(), budgetFor(toMove()), signal);
     if (gen === ui.generation) ui.analysis = { ply, data };
-  });
+  }, "analysis");
+}
+
+// Live analysis: every position the game reaches or the timeline shows is analysed when idle.
+let liveTimer = null;
+function scheduleLiveAnalysis() {
+  clearTimeout(liveTimer);
+  if (!$("live").checked) return;
+  liveTimer = setTimeout(() => {
+    const fresh = !ui.analysis || ui.analysis.ply !== ui.cursor;
+    if (!ui.busy && !ui.running && fresh && !overHere()) analyze();
+  }, 150);
 }
 
 async function downloadSgf() {
@@ -247,6 +260,7 @@ function bind() {
   $("new-game").addEventListener("click", newGame);
   $("analyze").addEventListener("click", analyze);
   $("ownership").addEventListener("change", render);
+  $("live").addEventListener("change", render);
   $("play-pause").addEventListener("click", togglePlay);
   $("first").addEventListener("click", () => seek(0));
   $("back").addEventListener("click", () => seek(ui.cursor - 1));
@@ -269,6 +283,7 @@ const KEYS = {
   u: undo,
   a: analyze,
   o: () => { $("ownership").checked = !$("ownership").checked; render(); },
+  l: () => { $("live").checked = !$("live").checked; render(); },
 };
 
 function onKey(event) {

@@ -31,12 +31,14 @@ function labels(size) {
   return `<g class="labels">${out}</g>`;
 }
 
-function heat(ownership) {
-  // +1: Black owns the point, -1: White does; shown as a square whose opacity is the certainty.
+function heat(ownership, board) {
+  // +1: Black owns the point, -1: White does; a square whose size and opacity are the certainty.
+  // Drawn over empty points, and over stones only where the other colour is expected to own them.
   let out = "";
   ownership.forEach((row, y) => row.forEach((v, x) => {
-    if (Math.abs(v) < 0.1) return;
-    const side = 0.62 * Math.min(1, Math.abs(v));
+    const stone = board[y][x];
+    if (Math.abs(v) < 0.1 || (stone === "b" && v > -0.3) || (stone === "w" && v < 0.3)) return;
+    const side = (stone === "." ? 0.62 : 0.4) * Math.min(1, Math.abs(v));
     out += `<rect class="heat ${v > 0 ? "b" : "w"}" x="${x - side / 2}" y="${y - side / 2}" ` +
       `width="${side}" height="${side}" opacity="${(0.35 + 0.5 * Math.abs(v)).toFixed(2)}"/>`;
   }));
@@ -92,7 +94,7 @@ export function renderBoard(svg, view) {
   svg.dataset.size = size;
   svg.innerHTML = `<rect class="wood" x="-1.3" y="-1.3" width="${size + 1.6}" height="${size + 1.6}" rx="0.3"/>` +
     grid(size) + labels(size) + stones(view.board, dead) +
-    (view.ownership ? heat(view.ownership) : "") + markers(view) + hitAreas(size);
+    (view.ownership ? heat(view.ownership, view.board) : "") + markers(view) + hitAreas(size);
 }
 
 // Clicks leave the view as vertex text ("D4"); the caller decides what they mean.
