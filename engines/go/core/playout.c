@@ -300,13 +300,23 @@ static int heavy_move(go_board *b, go_rng *r)
     int color = b->to_move, last = b->last_move, cand[96], n, p;
     if (last > 0) {
         int s = b->stride;
-        /* Capture the stone just played or a neighbour of it in atari. */
+        /* Capture the stone just played or a chain in atari next to it or next to our own
+           previous move (an atari the opponent ignored). */
         n = 0;
         int around[5] = {last, last - 1, last + 1, last - s, last + s};
         for (int i = 0; i < 5; i++) {
             int q = around[i];
             if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
                 cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
+        }
+        int prev = b->last_move2;
+        if (prev > 0) {
+            int around2[4] = {prev - 1, prev + 1, prev - s, prev + s};
+            for (int i = 0; i < 4; i++) {
+                int q = around2[i];
+                if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
+                    cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
+            }
         }
         if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 0)) != GO_PASS)
             return p;

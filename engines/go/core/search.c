@@ -136,7 +136,7 @@ static void set_prior(node *n, const go_board *b, int point)
         return;
     }
     int f = go_move_features(b, b->to_move, point);
-    if (f & GO_F_CAPTURE_BIG) { pv += 20; pw += 20; }
+    if (f & GO_F_CAPTURE_BIG) { pv += 30; pw += 30; }
     else if (f & GO_F_CAPTURE) { pv += 10; pw += 10; }
     if (f & GO_F_ESCAPE) { pv += 15; pw += 15; }
     if (f & GO_F_PATTERN) { pv += 6; pw += 6; }

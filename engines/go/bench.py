@@ -1,0 +1,140 @@
+"""`engines bench go`: the Go core's speed, printed with its conditions.
+
+Figures: light random 9x9 games per second (one thread), full search playouts per second from
+the empty 9x9 board with 50,000 playouts on one and on two threads, and the scaling between
+them. The same-run baseline is the readable reference rules (rules.py) playing random games.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import sys
+import time
+
+LIGHT_GAMES = 200_000
+SEARCH_PLAYOUTS = 50_000
+ISSUE_TARGETS = {
+    "light_games_per_second_1_thread": 40_000,
+    "search_playouts_per_second_per_thread": 25_000,
+    "search_scaling_2_threads": 1.8,
+}
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def conditions() -> dict:
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "board": "9x9, empty, komi 7",
+    }
+
+
+def light_games_per_second(games: int | None = None) -> float:
+    from engines.go._core import lib
+
+    games = games or LIGHT_GAMES
+    started = time.perf_counter()
+    played = lib.go_bench_light(9, games, 1)
+    return played / (time.perf_counter() - started)
+
+
+def search_playouts_per_second(threads: int, playouts: int | None = None) -> dict:
+    from engines.go import GoEngine
+
+    playouts = playouts or SEARCH_PLAYOUTS
+    with GoEngine(size=9, komi=7.0, seed=1, threads=threads) as engine:
+        started = time.perf_counter()
+        info = engine.analyze("b", playouts=playouts)
+        seconds = time.perf_counter() - started
+    return {"threads": threads, "playouts": info["playouts"], "seconds": round(seconds, 3),
+            "playouts_per_second": round(info["playouts"] / seconds)}
+
+
+def reference_games_per_second(seconds: float = 1.0) -> float:
+    """Random 9x9 games through rules.py: the readable rules, as a same-run baseline."""
+    from engines.go import rules
+
+    rng, games, started = random.Random(1), 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        game = rules.Game(9)
+        for _ in range(162):
+            color = game.position.to_move
+            empties = [(x, y) for y in range(9) for x in range(9)
+                       if game.position.grid[y][x] == "."]
+            rng.shuffle(empties)
+            move = next((p for p in empties if game.why_illegal(color, p) is None), None)
+            game.play(color, move)
+            if game.over:
+                break
+        games += 1
+    return games / (time.perf_counter() - started)
+
+
+def measure(progress=print) -> dict:
+    cond = conditions()
+    progress(f"light random 9x9 games, 1 thread ({LIGHT_GAMES} games)...")
+    light = light_games_per_second()
+    progress(f"search from the empty 9x9 board, {SEARCH_PLAYOUTS} playouts, 1 thread...")
+    one = search_playouts_per_second(1)
+    progress(f"search from the empty 9x9 board, {SEARCH_PLAYOUTS} playouts, 2 threads...")
+    two = search_playouts_per_second(2)
+    progress("baseline: random games through the reference rules (rules.py)...")
+    ref = reference_games_per_second()
+    cond["load_average_1min_after"] = round(os.getloadavg()[0], 2)
+    return {
+        "conditions": cond,
+        "light_games_per_second_1_thread": round(light),
+        "search_1_thread": one,
+        "search_2_threads": two,
+        "search_playouts_per_second_per_thread": one["playouts_per_second"],
+        "search_scaling_2_threads": round(two["playouts_per_second"] / one["playouts_per_second"], 2),
+        "baseline_reference_rules_games_per_second": round(ref, 1),
+        "light_speedup_over_reference": round(light / ref),
+        "issue_targets": ISSUE_TARGETS,
+    }
+
+
+def render(figures: dict) -> str:
+    c = figures["conditions"]
+    one, two = figures["search_1_thread"], figures["search_2_threads"]
+    lines = [
+        f"machine: {c['cpu']}, {c['cores']} cores, load {c['load_average_1min']} -> "
+        f"{c['load_average_1min_after']} (1-min average; other work shares these cores)",
+        f"light random 9x9 games, 1 thread: {figures['light_games_per_second_1_thread']:,}/s "
+        f"(target >= 40,000)",
+        f"search 9x9 empty board, {one['playouts']:,} playouts, 1 thread: "
+        f"{one['playouts_per_second']:,} playouts/s (target >= 25,000)",
+        f"search 9x9 empty board, {two['playouts']:,} playouts, 2 threads: "
+        f"{two['playouts_per_second']:,} playouts/s, scaling {figures['search_scaling_2_threads']}x "
+        f"(target >= 1.8x)",
+        f"baseline, reference rules.py random 9x9 games: "
+        f"{figures['baseline_reference_rules_games_per_second']}/s "
+        f"(C light playouts {figures['light_speedup_over_reference']:,}x faster)",
+    ]
+    return "\n".join(lines)
+
+
+def run_bench(as_json: bool = False) -> int:
+    try:
+        from engines.go import _core  # noqa: F401
+    except ImportError as error:
+        print(f"engines bench go: the Go core is not built ({error}); run `make venv`",
+              file=sys.stderr)
+        return 1
+    figures = measure(progress=lambda text: print(text, file=sys.stderr, flush=True))
+    print(json.dumps(figures) if as_json else render(figures))
+    return 0

@@ -1,0 +1,121 @@
+"""Search and judgement on small positions: tactics, passing, dead stones, Benson, resigning."""
+import pytest
+
+from engines.go import GoEngine
+
+
+def setup(engine, rows):
+    """Put the stones of an ASCII diagram ('b', 'w', '.') on an empty board."""
+    for y, row in enumerate(rows):
+        for x, c in enumerate(row.split()):
+            if c in "bw":
+                engine.play(c, (x, y))
+
+
+CAPTURE = [
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . b b b . . . .",
+    ". b w w w . . . .",
+    ". . b b b . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+]
+
+
+@pytest.mark.parametrize("color", ["b", "w"])
+def test_capture_or_escape_a_chain_in_atari(color):
+    """Black captures three stones; white, to move, saves them. Both at the one liberty."""
+    with GoEngine(size=9, seed=5) as e:
+        setup(e, CAPTURE)
+        if color == "b":
+            e.play("w", (7, 7))                  # white ignored the atari
+        assert e.genmove(color, playouts=3000) == (5, 3)
+
+
+FINISHED = [  # 5x5: black's left side holds a dead white stone at the corner
+    "w . b w .",
+    ". . b w .",
+    ". . b w .",
+    ". . b w .",
+    ". . b w .",
+]
+
+
+def test_captures_dead_stones_before_passing():
+    """White passes; Tromp-Taylor would count the dead stone against black, so black removes
+    it first and passes only when the plain area count wins too."""
+    with GoEngine(size=5, komi=0.5, seed=2) as e:
+        setup(e, FINISHED)
+        assert e.tromp_taylor_score() < 0            # as the position stands, black loses
+        assert (0, 0) in e.dead_stones(playouts=500)
+        assert e.final_score(playouts=500) == 4.5    # black 15, white 10, komi 0.5
+        e.play("w", None)
+        for _ in range(12):
+            move = e.genmove("b", playouts=2000)
+            if move is None:
+                break
+            e.play("w", None)
+        assert move is None, "black never passed"
+        assert e.board()[0][0] == "."
+        assert e.tromp_taylor_score() > 0
+
+
+def test_passes_when_opponent_passed_and_the_count_wins():
+    with GoEngine(size=5, komi=0.5, seed=2) as e:
+        setup(e, [". . b w ."] * 5)
+        e.play("w", None)
+        assert e.genmove("b", playouts=1000) is None
+        assert e.moves()[-1] == ("b", None)
+
+
+def test_benson_two_eyes_are_pass_alive_one_eye_is_not():
+    two_eyes = [
+        ". b b . .",
+        "b b b . .",
+        ". b b . .",
+        "b b b . .",
+        "b b b . .",
+    ]
+    with GoEngine(size=5) as e:
+        setup(e, two_eyes)
+        stones = {(x, y) for y, row in enumerate(two_eyes) for x, c in enumerate(row.split())
+                  if c == "b"}
+        assert set(e.pass_alive()) == stones
+        e.play("b", (0, 2))                          # fill one eye
+        assert e.pass_alive() == []
+
+
+def test_resigns_a_hopeless_position_and_not_an_even_one():
+    with GoEngine(size=9, seed=1) as e:
+        for y in range(9):
+            for x in range(9):
+                if (x + 2 * y) % 5:                  # white everywhere but isolated eyes
+                    e.play("w", (x, y))
+        assert e.legal_moves("b") == []
+        assert e.genmove("b", playouts=3000) == "resign"
+    with GoEngine(size=9, seed=1) as e:
+        assert e.genmove("b", playouts=3000) != "resign"
+
+
+def test_tree_is_reused_after_the_reply():
+    with GoEngine(size=9, seed=4) as e:
+        e.genmove("b", playouts=4000)
+        reply = e.analyze("w", playouts=200)["candidates"][0]["move"]
+        e.play("w", reply)
+        info = e.analyze("b", playouts=200)
+        assert info["playouts"] >= 200
+        assert info["root_visits"] > info["playouts"]   # visits kept from the earlier search
+        e.clear()
+        assert e.analyze("b", playouts=200)["root_visits"] <= 210
+
+
+def test_multithreaded_search_finds_the_capture():
+    with GoEngine(size=9, seed=6, threads=2) as e:
+        setup(e, CAPTURE)
+        e.play("w", (7, 7))
+        info = e.analyze("b", playouts=4000)
+        assert info["candidates"][0]["move"] == (5, 3)
+        assert info["winrate"] > 0.6
