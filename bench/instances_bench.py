@@ -208,6 +208,8 @@ def main():
             except ChildProcessError:
                 pass
         os.kill(mgr.nginx().master().pid, signal.SIGKILL)
+        while mgr.nginx().master() is not None:
+            time.sleep(0.01)
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         t0 = time.perf_counter()
         out = subprocess.run([sys.executable, "-m", "instances.cli", "doctor", "--json"], cwd=repo, env=env,

@@ -197,7 +197,10 @@ class PrivateNginx:
                 text = fh.read().decode(errors="replace")
         except FileNotFoundError:
             return None
-        lines = [ln for ln in text.splitlines() if "[emerg]" in ln]
+        # "bind() ... failed" is logged once per retry (nginx tries 5 times, 0.5 s apart); the
+        # attempt is over only at "still could not bind()" or another emergency.
+        lines = [ln for ln in text.splitlines() if "[emerg]" in ln and not
+                 ("bind() to" in ln and "still could not" not in ln)]
         return lines[-1].split("[emerg]", 1)[1].strip() if lines else None
 
     def _restore(self):
@@ -208,7 +211,11 @@ class PrivateNginx:
                 os.replace(self.conf_dir / f".{name}.restore", self.conf_dir / name)
         master = self.master()
         if master is not None:
+            before = self.workers()
             master.send_signal(signal.SIGHUP)
+            deadline = time.monotonic() + VERIFY_TIMEOUT
+            while not (self.workers() - before) and time.monotonic() < deadline:
+                time.sleep(0.02)  # let the restored files take over before anyone reloads again
         else:
             try:
                 self.start()

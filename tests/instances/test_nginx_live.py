@@ -3,6 +3,7 @@ import os
 import signal
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
@@ -100,6 +101,9 @@ def test_kill_9_master_leaves_workers_that_are_cleaned_up(nginx, backend):
     master = nginx.master()
     workers = [psutil.Process(pid) for pid in nginx.workers()]
     os.kill(master.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while nginx.master() is not None and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert nginx.master() is None
     # orphaned workers still hold the port; they are found through the process group and our prefix
     assert {p.pid for p in nginx.leftovers()} == {w.pid for w in workers if w.is_running()}
