@@ -146,7 +146,9 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"load average {load} at the end")
 
 
 def write_json(path: Path, data) -> None:

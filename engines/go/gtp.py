@@ -12,6 +12,7 @@ Layers, top to bottom:
 """
 from __future__ import annotations
 
+import io
 import math
 import os
 import select
@@ -571,7 +572,8 @@ def render_board(rows, captures, to_move) -> str:
 
 def run_gtp(stdin=None, stdout=None, engine=None) -> int:
     """Serve GTP until ``quit`` or end of input; returns the process exit code."""
-    stdin = stdin or sys.stdin
+    if stdin is None:  # undecodable bytes must become a GTP error, not a UnicodeDecodeError
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout
     if engine is None:
         try:

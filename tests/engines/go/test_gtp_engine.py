@@ -5,6 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines.go import GoEngine, sgf
 from engines.go.gtp import Budget, GtpClient, GtpClientError, GtpSession
@@ -128,6 +130,20 @@ def test_time_commands_and_budget_commands(session):
     assert ask(session, "soloshop-threads 0").startswith("? syntax error")
 
 
+COMMAND_WORDS = st.sampled_from(["play", "genmove", "undo", "boardsize", "komi", "loadsgf",
+                                  "time_left", "final_status_list", "known_command", "7"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(COMMAND_WORDS | st.text(max_size=12), min_size=1, max_size=4))
+def test_any_line_gets_an_answer_never_an_exception(session, words):
+    session.budget = Budget(playouts=20, seconds=None)
+    reply = session.respond(" ".join(words))
+    assert reply is None or (reply[0] in "=?" and reply.endswith("\n\n")
+                             and "\n\n" not in reply[:-2])
+    assert "internal error" not in (reply or "")
+
+
 def test_engines_gtp_go_subprocess_speaks_gtp():
     """The real command, fed a raw script with ids, comments, tabs, CRs and bad lines."""
     script = ("1 protocol_version\r\n# a comment\n\n2 name\nboardsize\t9\nclear_board\n"
@@ -141,6 +157,12 @@ def test_engines_gtp_go_subprocess_speaks_gtp():
     assert replies[6] == "?4 illegal move" and replies[7] == "? unknown command"
     assert replies[10].startswith("=5 ") and replies[11] == "=6"
     assert replies[12:] == [""]  # nothing is answered after quit
+
+
+def test_undecodable_bytes_are_answered_with_an_error():
+    proc = subprocess.run([str(ENGINES), "gtp", "go"], input=b"\xff\xfe play\nname\n",
+                          capture_output=True, timeout=60)
+    assert proc.stdout.decode() == "? unknown command\n\n= soloshop\n\n"
 
 
 def test_match_runner_style_client_session():
