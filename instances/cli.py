@@ -163,17 +163,20 @@ def logs(name, follow, lines):
 @main.command(name="open")
 @click.argument("name")
 def open_cmd(name):
-    """Print NAME's URL and open it in a browser when one is available."""
+    """Print NAME's URL and open it in the desktop's browser when there is a display."""
+    import os
     import webbrowser
 
     mgr = _run(lambda: _manager(quiet=True))
     rec = _run(lambda: mgr.resolve(name))
     url = mgr.url(rec["name"])
     click.echo(url)
-    try:
-        webbrowser.open(url)
-    except webbrowser.Error:
-        pass
+    # Without a display webbrowser may start a console browser in this terminal: only print.
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        try:
+            webbrowser.open(url)
+        except webbrowser.Error:
+            pass
 
 
 @main.command()

@@ -156,7 +156,7 @@ def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
         raise ConfigError("[nginx] mode = \"system\" needs include_dir and reload (e.g. [\"nginx\", \"-s\", \"reload\"])")
     for key in ("health", "websocket"):
         if data.get(key) is not None:
-            _path(data[key], key)
+            _path(str(data[key]).replace("{prefix}", "/x", 1), key)
     main_branch = data.get("main_branch", "main")
     from instances.errors import NameError_
     from instances.names import validate_branch

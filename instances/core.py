@@ -82,6 +82,10 @@ class Instances:
     def worktree(self, name: str) -> Path:
         return self.worktree_dir / validate_name(name)
 
+    def health_path(self, name: str) -> str:
+        """The backend's health path; '{prefix}' in it (passthrough apps) becomes /NAME."""
+        return self.config.health.replace("{prefix}", f"/{validate_name(name)}")
+
     def log_path(self, name: str) -> Path:
         return self.log_dir / f"{validate_name(name)}.log"
 
@@ -305,7 +309,7 @@ class Instances:
         t0 = time.monotonic()
         identity = procs.start_service(argv, path, self._env(name, port), log)
         self._mark(name, process=identity)
-        health = f"http://127.0.0.1:{port}{self.config.health}"
+        health = f"http://127.0.0.1:{port}{self.health_path(name)}"
         deadline = t0 + self.config.startup_timeout
         with httpx.Client(timeout=1.0, trust_env=False) as client:
             while True:
@@ -318,7 +322,7 @@ class Instances:
                     pass
                 if time.monotonic() > deadline:
                     procs.stop(identity)
-                    raise StartFailed(f"{name} did not answer {self.config.health} within {self.config.startup_timeout:.0f}s "
+                    raise StartFailed(f"{name} did not answer {self.health_path(name)} within {self.config.startup_timeout:.0f}s "
                                       f"(raise startup_timeout in instances.toml if it is just slow); last log lines ({log}):\n"
                                       f"{_tail_since(log, offset)}")
                 time.sleep(0.05)
@@ -365,7 +369,8 @@ class Instances:
                 state = "dead" if state == "running" else "starting"
             else:
                 try:
-                    code = httpx.get(f"http://127.0.0.1:{rec['port']}{self.config.health}", timeout=1.0, trust_env=False).status_code
+                    code = httpx.get(f"http://127.0.0.1:{rec['port']}{self.health_path(rec['name'])}",
+                                     timeout=1.0, trust_env=False).status_code
                     state = "healthy" if code < 400 and rec["state"] == "running" else "unhealthy"
                 except httpx.HTTPError:
                     state = "unhealthy" if rec["state"] == "running" else "starting"

@@ -51,7 +51,10 @@ def render_location(route: Route, auth_file: str | None, log_dir: str | None) ->
         f"    proxy_pass {upstream};",
         "    proxy_http_version 1.1;",
         "    proxy_set_header Host $http_host;",
-        f"    proxy_set_header X-Forwarded-Prefix {prefix};",
+    ]
+    if route.proxy == "strip":  # tell the app where it is mounted; passthrough apps know already
+        lines.append(f"    proxy_set_header X-Forwarded-Prefix {prefix};")
+    lines += [
         "    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
         "    proxy_set_header X-Forwarded-Proto $scheme;",
         "    proxy_set_header X-Forwarded-Host $http_host;",

@@ -186,3 +186,32 @@ def test_idle_instances_are_stopped_by_doctor(mgr, app_repo):
     actions = mgr.doctor()
     assert any("feature-idle: stopped after 1s without requests" in a for a in actions)
     assert mgr.ls()[0]["state"] == "stopped"
+
+
+def test_passthrough_mode_for_an_app_with_a_base_path(mgr, app_repo):
+    from instances.config import load_config
+
+    text = (app_repo / "instances.toml").read_text().replace('health = "/health"', 'health = "{prefix}/health"')
+    (app_repo / "instances.toml").write_text(text.replace("[nginx]", 'proxy = "passthrough"\n[env]\nFIXTURE_BASE_PATH = "1"\n[nginx]'))
+    mgr.config = load_config(app_repo, environ={})
+    result = mgr.up("feature/base")
+    assert all(c["ok"] for c in result["checks"]), result["checks"]
+    assert "proxy_pass http://127.0.0.1:" in mgr.nginx().live_include()
+    assert 'href="/feature-base/static/app.css"' in _get(mgr, "/feature-base/").text
+
+
+def test_the_rendered_page_in_chromium(mgr, browser):
+    """What a reviewer sees: the page at the review URL, its script run and stylesheet applied."""
+    mgr.up("feature/look", run_checks=False)
+    user, password = mgr.credentials()
+    context = browser.new_context(http_credentials={"username": user, "password": password})
+    try:
+        page = context.new_page()
+        page.goto(mgr.url("feature-look"))
+        assert page.text_content("#title") == "fixture feature-look"
+        assert page.evaluate("window.fixtureLoaded") is True
+        assert page.evaluate("getComputedStyle(document.body).color") == "rgb(17, 34, 51)"
+        page.click("text=go")
+        assert page.url == mgr.url("feature-look")
+    finally:
+        context.close()

@@ -17,6 +17,7 @@ def test_render_locations_is_pure_sorted_and_complete():
     assert "proxy_pass http://127.0.0.1:4002/;" in text  # strip: trailing slash drops the prefix
     assert "proxy_pass http://127.0.0.1:4001;" in text   # passthrough keeps the path
     assert "proxy_set_header X-Forwarded-Prefix /task-2;" in text
+    assert "X-Forwarded-Prefix /task-1;" not in text  # passthrough: the app knows its base path
     assert "proxy_set_header Upgrade $http_upgrade;" in text
     assert text.count("auth_basic_user_file /s/htpasswd;") == 2
     assert "access_log /s/logs/access-task-1.log instances;" in text
