@@ -200,8 +200,7 @@ class Tracker:
 
     def next_id(self) -> int:
         """The number the next `pm new` will get."""
-        highest = max((s[0] for s in self._summaries().values() if s), default=0)
-        return max(highest, self._reserved()) + 1
+        return max(max(self._names(), default=0), self._reserved()) + 1
 
     def search(self, text: str) -> list[Task]:
         """Tasks whose whole text (tags removed) contains every word of text, case-insensitive."""
@@ -256,15 +255,14 @@ class Tracker:
             check_who(owner)
         links = [(check(k, LINK_TYPES, "link type"), int(i)) for k, i in links]
         with self._locked():
-            summaries = self._summaries()
-            task_id = self._reserve(summaries)
+            files = self._names()
+            task_id = self._reserve(files)
             stamp = now()
             task = Task(id=task_id, title=title, status=status, priority=priority, kind=kind,
                         created=stamp, updated=stamp, owner=owner,
                         path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
                         sections={"problem": problem, "fix": fix, "verification": verification},
                         links=links)
-            files = {s[0]: n for n, s in summaries.items() if s}
             for _k, other in links:
                 if other not in files:
                     raise TaskNotFound(other)
@@ -415,15 +413,14 @@ class Tracker:
             raise RoleRefused("records carry sprint ranks; only the ceo role may set the sprint "
                               f"(you act as {self.actor.name}). Drop the sprint fields or import as ceo")
         with self._locked():
-            summaries = self._summaries()
-            existing = {s[0]: n for n, s in summaries.items() if s}
+            existing = self._names()
             given = [r["id"] for r in records if r.get("id") is not None]
             clash = sorted(set(given) & set(existing)) or sorted({i for i in given if given.count(i) > 1})
             if clash:
                 raise Conflict(f"ids already taken or repeated in the import: "
                                f"{', '.join(map(str, clash[:10]))}; drop the id fields to get fresh numbers")
             fresh = sum(1 for r in records if r.get("id") is None)
-            first = self._reserve(summaries, max(fresh, 0) or 1) if fresh else None
+            first = self._reserve(existing, fresh) if fresh else None
             top = max(given, default=0)
             if top:
                 _write_atomic(os.path.join(self.pm_dir, "next"),
@@ -639,14 +636,19 @@ class Tracker:
         except (FileNotFoundError, ValueError):
             return 0
 
-    def _reserve(self, summaries: dict, count: int = 1) -> int:
+    def _names(self) -> dict[int, str]:
+        """{id: file name} from the file names alone (no file is read or stat'ed); lint
+        checks that each name's number equals its pm:id."""
+        out: dict[int, str] = {}
+        for name in os.listdir(self.tasks_dir):
+            number = name.split("-", 1)[0]
+            if number.isdigit() and name.endswith(".html"):
+                out.setdefault(int(number), name)
+        return out
+
+    def _reserve(self, files: dict[int, str], count: int = 1) -> int:
         """Under the lock: the first of `count` numbers nobody was ever given in this clone."""
-        highest = max((s[0] for s in summaries.values() if s), default=0)
-        # Files the cache could not read still own their number (from their name).
-        for name, s in summaries.items():
-            if s is None and name.split("-", 1)[0].isdigit():
-                highest = max(highest, int(name.split("-", 1)[0]))
-        first = max(highest, self._reserved()) + 1
+        first = max(max(files, default=0), self._reserved()) + 1
         _write_atomic(os.path.join(self.pm_dir, "next"), f"{first + count - 1}\n")
         return first
 

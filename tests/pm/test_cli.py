@@ -195,3 +195,30 @@ def test_tracker_is_found_by_walking_up(tracker_dir, monkeypatch):
     assert Tracker.find(str(sub)).root == str(tracker_dir)
     with pytest.raises(Exception, match="no pm tracker"):
         Tracker.find(os.path.dirname(str(tracker_dir)))
+
+
+def test_history_shows_each_change_as_a_diff_with_who(pm, tracker_dir):
+    pm("new", "A")
+    pm("start", "1")
+    pm("log", "1", "halfway")
+    entries = json.loads(pm("history", "1", "--json"))
+    assert [e["message"].splitlines()[0] for e in entries] == [
+        'pm: #1 log: log "A"', 'pm: #1 claim: claimed by worker/cli "A"', 'pm: new #1 "A"']
+    assert all(e["who"] == "worker/cli" for e in entries)
+    assert '+<meta name="pm:status" content="in-progress">' in entries[1]["diff"]
+    assert '-<meta name="pm:status" content="open">' in entries[1]["diff"]
+    assert "halfway" in entries[0]["diff"]
+    assert "commit " in pm("history", "1")
+
+
+def test_unlink_removes_both_sides(pm):
+    pm("new", "A")
+    pm("new", "B")
+    pm("link", "1", "blocks", "2")
+    assert json.loads(pm("ready", "--json"))[0]["id"] == 1 and len(json.loads(pm("ready", "--json"))) == 1
+    pm("unlink", "1", "blocks", "2")
+    assert json.loads(pm("show", "2", "--json"))["links"] == []
+    assert json.loads(pm("show", "1", "--json"))["links"] == []
+    assert len(json.loads(pm("ready", "--json"))) == 2
+    assert "cannot link to itself" in pm("link", "1", "related", "1", code=1)
+    assert "link type 'parent'" in pm("link", "1", "parent", "2", code=1)
