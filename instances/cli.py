@@ -66,12 +66,17 @@ def up(target, name, no_checks, as_json):
 
 
 @main.command()
-@click.argument("name")
-def down(name):
+@click.argument("name", required=False)
+@click.option("--all", "all_", is_flag=True, help="Stop every instance.")
+def down(name, all_):
     """Stop NAME's service and unroute it; the worktree stays."""
+    if bool(name) == all_:
+        raise click.UsageError("give an instance NAME or --all")
     mgr = _run(_manager)
-    result = _run(lambda: mgr.down(name))
-    click.echo(f"{result['name']} stopped" if result["was_running"] else f"{result['name']} was not running")
+    names = sorted(mgr.registry.instances()) if all_ else [name]
+    for one in names:
+        result = _run(lambda: mgr.down(one))
+        click.echo(f"{result['name']} stopped" if result["was_running"] else f"{result['name']} was not running")
 
 
 @main.command()

@@ -18,8 +18,8 @@ import httpx
 from instances import checks as subpath
 from instances import gitops, pm_link, procs
 from instances.config import AppConfig, fill, load_config, service_argv
-from instances.errors import (AlreadyExists, BudgetExceeded, ChecksFailed, InstancesError, NotFound,
-                              StartFailed)
+from instances.errors import (AlreadyExists, BudgetExceeded, ChecksFailed, InstancesError, NginxError,
+                              NotFound, StartFailed)
 from instances.names import (instance_name_for_branch, task_branch, task_id_of_branch,
                              task_instance_name, validate_branch, validate_name)
 from instances.nginx import PrivateNginx, SystemNginx
@@ -238,7 +238,10 @@ class Instances:
             self._mark(name, state="stopped", port=None, process=None)
             raise
         self.progress("routing through nginx")
-        self.sync_nginx()
+        try:
+            self.sync_nginx()
+        except NginxError as exc:
+            raise NginxError(f"{name} is running on 127.0.0.1:{port} but is not routed: {exc}") from None
         results = self.check(name) if run_checks else []
         result = self._result(name, started, results)
         note = pm_link.log_on_task(task, f"Review instance up: {result['url']} (branch {branch})")
@@ -436,6 +439,10 @@ class Instances:
                 if path.name not in known:
                     actions.append(f"orphaned worktree {path} (no instance); remove it with `git worktree remove {path}`")
         gitops.git("worktree", "prune", cwd=self.root, check=False)
+        used = self.nginx().live_include() is not None or any(
+            rec.get("state") == "running" for rec in self.registry.instances().values())
+        if not used:  # never routed anything: do not start an nginx nobody asked for
+            return actions
         if self.config.nginx_mode == "private":
             server = self.nginx()
             if server.master() is None:

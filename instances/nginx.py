@@ -101,7 +101,9 @@ class PrivateNginx:
         self.kill_leftovers()
         result = subprocess.run(self._argv(), capture_output=True, text=True)
         if result.returncode != 0:
-            raise NginxError(f"nginx did not start: {result.stderr.strip() or result.stdout.strip()}")
+            detail = (result.stderr.strip() or result.stdout.strip()).splitlines()[-1:]
+            raise NginxError(f"nginx did not start ({' '.join(detail)}); if its port is taken, set [nginx] listen "
+                             "in instances.toml or INSTANCES_LISTEN to a free 127.0.0.1 port")
 
     def stop(self, timeout: float = 5.0) -> bool:
         master = self.master()

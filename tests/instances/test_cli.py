@@ -86,3 +86,22 @@ def test_logs_and_auth(run):
     creds = json.loads(run("auth", "--json").stdout)
     assert creds["user"] == "review" and len(creds["password"]) >= 20
     assert "password" not in logs and creds["password"] not in logs
+
+
+def test_failed_checks_exit_1_and_still_print_the_url_last(run, app_repo):
+    from tests.instances.conftest import write_toml
+
+    write_toml(app_repo, run.mgr.config.listen[1], extra_top='[env]\nFIXTURE_IGNORE_PREFIX = "1"')
+    result = run("up", "feature/np")
+    assert result.exit_code == 1
+    assert "sub-path checks failed: assets: /static/app.css is outside /feature-np/" in result.stderr
+    assert result.stdout.strip().splitlines()[-1] == f"{run.mgr.base_url}/feature-np/"
+
+
+def test_down_all_and_doctor_on_a_fresh_repo(run):
+    assert "everything consistent" in run("doctor").stdout
+    assert run.mgr.nginx().master() is None  # doctor does not start an nginx nobody used
+    run("up", "feature/d1", "--no-checks")
+    run("up", "feature/d2", "--no-checks")
+    assert run("down", "--all").stdout.split("\n")[:2] == ["feature-d1 stopped", "feature-d2 stopped"]
+    assert run("down").exit_code == 2
