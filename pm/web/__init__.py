@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pm.web.data import SerializedTracker
 from pm.web.headers import add_security_headers
 
 
@@ -25,7 +26,7 @@ def create_app(tracker_or_path, test_config=None) -> Flask:
     app.config.from_mapping(PM_TITLE="pm")
     if test_config:
         app.config.update(test_config)
-    app.extensions["pm_tracker"] = _tracker(tracker_or_path)
+    app.extensions["pm_tracker"] = SerializedTracker(_tracker(tracker_or_path))
     # Behind nginx at /task-x/: X-Forwarded-Prefix makes every url_for() carry the sub-path.
     app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)
 

@@ -1,4 +1,6 @@
 """What the pages read from the tracker, through pm's public API only."""
+import functools
+import threading
 from dataclasses import dataclass
 
 from flask import current_app, request
@@ -29,6 +31,28 @@ class Listing:
         """Id of each unfinished task waiting on unfinished blockers -> those blockers
         (a dependency cycle blocks its members too)."""
         return {task.id: blockers for task, blockers, _ in analyse(self.everything)[1]}
+
+
+class SerializedTracker:
+    """A Tracker whose methods run one call at a time.
+
+    waitress answers requests on several threads, while pm's listing cache is saved through a
+    temp file named per process; reads are CPU-bound under the GIL anyway, so this costs little."""
+
+    def __init__(self, tracker):
+        self._tracker = tracker
+        self._lock = threading.RLock()
+
+    def __getattr__(self, name):
+        value = getattr(self._tracker, name)
+        if not callable(value):
+            return value
+
+        @functools.wraps(value)
+        def call(*args, **kwargs):
+            with self._lock:
+                return value(*args, **kwargs)
+        return call
 
 
 def tracker():

@@ -220,3 +220,17 @@ def test_task_page_says_what_it_waits_for_and_shows_link_status(client, world):
     blocked_by = page.split("<dt>blocked-by</dt>", 1)[1].split("</dd>", 1)[0]
     assert '<span class="badge status-open">open</span>' in blocked_by
     assert "waits for" not in text(client.get(f"/tasks/{world['go']}"))
+
+
+def test_concurrent_requests_on_waitress_threads_all_succeed(live_url, world):
+    import concurrent.futures
+    import urllib.request
+
+    urls = [live_url + path for path in ("/", "/board", f"/tasks/{world['go']}", "/search?q=board")] * 6
+
+    def fetch(url):
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(fetch, urls)) == [200] * len(urls)
