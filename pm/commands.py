@@ -347,7 +347,8 @@ def audit(as_json):
 
 @cli.command()
 @click.option("--static", "static", is_flag=True, help="Write the self-contained board page.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="File for --static.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="File for --static (written atomically; default stdout).")
 @click.option("--commit", "commit", is_flag=True, help="Regenerate overview.html and commit it.")
 @click.option("--quiet", is_flag=True)
 def overview(static, output, commit, quiet):
@@ -358,11 +359,14 @@ def overview(static, output, commit, quiet):
             from pm.web.static import render_board
         except ImportError as err:
             raise PmError(f"the static board needs pm.web, which is not available ({err})")
-        target = output or os.path.join(tracker.root, "board.html")
+        page = render_board(tracker)
+        if not output:
+            click.echo(page, nl=False)
+            return
         from pm.tracker import _write_atomic
-        _write_atomic(os.path.abspath(target), render_board(tracker))
+        _write_atomic(os.path.abspath(output), page)
         if not quiet:
-            click.echo(f"wrote {target}")
+            click.echo(f"wrote {output}")
         return
     if commit:
         changed = tracker.commit_overview()

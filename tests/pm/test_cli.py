@@ -222,3 +222,13 @@ def test_unlink_removes_both_sides(pm):
     assert len(json.loads(pm("ready", "--json"))) == 2
     assert "cannot link to itself" in pm("link", "1", "related", "1", code=1)
     assert "link type 'parent'" in pm("link", "1", "parent", "2", code=1)
+
+
+def test_overview_static_writes_the_board_page(pm, tmp_path):
+    pm("new", "Quoridor walls")
+    target = tmp_path / "board.html"
+    assert "wrote" in pm("overview", "--static", "-o", str(target))
+    page = target.read_text()
+    assert "Quoridor walls" in page and "<html" in page.lower()
+    assert pm("overview", "--static") == page
+    assert pm("overview").strip() == "overview.html is up to date"
