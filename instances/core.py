@@ -9,7 +9,6 @@ import secrets
 import shutil
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,13 +17,12 @@ import httpx
 from instances import checks as subpath
 from instances import gitops, pm_link, procs
 from instances.config import AppConfig, fill, load_config, service_argv
-from instances.errors import (AlreadyExists, BudgetExceeded, ChecksFailed, InstancesError, NginxError,
-                              NotFound, StartFailed)
+from instances.errors import AlreadyExists, BudgetExceeded, ChecksFailed, NginxError, NotFound, StartFailed
 from instances.names import (instance_name_for_branch, task_branch, task_id_of_branch,
                              task_instance_name, validate_branch, validate_name)
 from instances.nginx import PrivateNginx, SystemNginx
 from instances.nginx_conf import Route, htpasswd_line, render_locations, render_main_conf
-from instances.registry import Registry, atomic_write, lease_port, port_is_free
+from instances.registry import Registry, atomic_write, lease_port
 
 DEFAULT_INSTANCE_MEMORY = 128 * 1024**2  # admission estimate before any instance was measured
 
@@ -235,7 +233,7 @@ class Instances:
             self._start(name, port)
         except BaseException:
             procs.stop((self.registry.get(name) or {}).get("process"), timeout=2)
-            self._mark(name, state="stopped", port=None, process=None)
+            self.mark(name, state="stopped", port=None, process=None)
             raise
         self.progress("routing through nginx")
         try:
@@ -257,7 +255,7 @@ class Instances:
                 "url": self.url(name), "seconds": round(time.monotonic() - started, 3), "already_running": already,
                 "checks": [c.__dict__ for c in results]}
 
-    def _mark(self, name: str, **fields):
+    def mark(self, name: str, **fields):
         with self.registry.transaction() as data:
             if name in data["instances"]:
                 data["instances"][name].update(fields)
@@ -291,12 +289,12 @@ class Instances:
         log = self.log_path(name)
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as fh:
-            result = subprocess.run(argv, cwd=path, env=self._env(name, 0), stdout=fh, stderr=subprocess.STDOUT,
+            result = subprocess.run(argv, cwd=path, env=self.service_env(name, 0), stdout=fh, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL)
         if result.returncode != 0:
             raise StartFailed(f"setup command for {name} exited {result.returncode}; last log lines:\n{procs.tail(log)}")
 
-    def _env(self, name: str, port: int) -> dict:
+    def service_env(self, name: str, port: int) -> dict:
         env = dict(os.environ)
         env.update(dict(self.config.env))
         env.update({"PORT": str(port), "INSTANCES_NAME": name, "INSTANCES_PREFIX": f"/{name}",
@@ -310,8 +308,8 @@ class Instances:
         offset = log.stat().st_size if log.exists() else 0
         self.progress(f"starting {' '.join(argv)} on 127.0.0.1:{port}")
         t0 = time.monotonic()
-        identity = procs.start_service(argv, path, self._env(name, port), log)
-        self._mark(name, process=identity)
+        identity = procs.start_service(argv, path, self.service_env(name, port), log)
+        self.mark(name, process=identity)
         health = f"http://127.0.0.1:{port}{self.health_path(name)}"
         deadline = t0 + self.config.startup_timeout
         with httpx.Client(timeout=1.0, trust_env=False) as client:
@@ -330,7 +328,7 @@ class Instances:
                                       f"{_tail_since(log, offset)}")
                 time.sleep(0.05)
         self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
-        self._mark(name, state="running", started=_now(), owner_pid=None, owner_time=None)
+        self.mark(name, state="running", started=_now(), owner_pid=None, owner_time=None)
 
     def check(self, name: str) -> list:
         return subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)
@@ -339,14 +337,14 @@ class Instances:
     def down(self, target: str) -> dict:
         rec = self.resolve(target)
         stopped = procs.stop(rec.get("process"))
-        self._mark(rec["name"], state="stopped", port=None, process=None, stopped=_now())
+        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=_now())
         self.sync_nginx()
         return {"name": rec["name"], "was_running": stopped}
 
     def restart(self, target: str, run_checks: bool = True) -> dict:
         rec = self.resolve(target)
         procs.stop(rec.get("process"))
-        self._mark(rec["name"], state="stopped", port=None, process=None)
+        self.mark(rec["name"], state="stopped", port=None, process=None)
         return self.up(rec["branch"], name=rec["name"], run_checks=run_checks)
 
     def rm(self, target: str, force: bool = False) -> dict:
@@ -355,7 +353,7 @@ class Instances:
         if not force:
             gitops.check_safe_to_remove(self.root, path, rec["branch"], self.config.main_branch, self.config.copy)
         procs.stop(rec.get("process"))
-        self._mark(name, state="stopped", port=None, process=None)
+        self.mark(name, state="stopped", port=None, process=None)
         self.sync_nginx()
         with self.registry.lock("git"):
             gitops.remove_worktree(self.root, path)
@@ -363,143 +361,22 @@ class Instances:
             data["instances"].pop(name, None)
         return {"name": name, "removed": str(path), "branch_kept": rec["branch"]}
 
-    # -- ls ----------------------------------------------------------------------------------
-    def _status(self, rec: dict) -> dict:
-        proc = procs.find(rec.get("process"))
-        state = rec.get("state", "stopped")
-        if state in ("running", "starting"):
-            if proc is None:
-                state = "dead" if state == "running" else "starting"
-            else:
-                try:
-                    code = httpx.get(f"http://127.0.0.1:{rec['port']}{self.health_path(rec['name'])}",
-                                     timeout=1.0, trust_env=False).status_code
-                    state = "healthy" if code < 400 and rec["state"] == "running" else "unhealthy"
-                except httpx.HTTPError:
-                    state = "unhealthy" if rec["state"] == "running" else "starting"
-        last = None
-        access = self.nginx_prefix / "logs" / f"access-{rec['name']}.log"
-        if access.exists() and access.stat().st_size:
-            last = access.stat().st_mtime
-        mem = procs.tree_pss(proc)
-        return {
-            "name": rec["name"], "task": rec.get("task"), "branch": rec["branch"], "port": rec.get("port"),
-            "url": self.url(rec["name"]), "state": state, "pid": proc.pid if proc else None,
-            "uptime_seconds": round(_now() - rec["started"], 1) if proc and rec.get("started") else None,
-            "memory_bytes": mem, "over_memory_limit": bool(mem and self.config.memory_limit and mem > self.config.memory_limit),
-            "ahead": gitops.ahead(self.root, self.config.main_branch, rec["branch"]),
-            "last_request": _iso(last), "worktree": rec["worktree"],
-        }
-
+    # -- ls, doctor, approve (instances/status.py, doctor.py, approve.py) ----------------------
     def ls(self) -> list[dict]:
-        records = sorted(self.registry.instances().values(), key=lambda r: r["name"])
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            return list(pool.map(self._status, records))
+        from instances.status import list_status
 
-    # -- doctor ------------------------------------------------------------------------------
+        return list_status(self)
+
     def doctor(self, restart_dead: bool = False) -> list[str]:
         """Reconcile the registry, processes, worktrees and nginx after crashes. Returns what it did."""
-        actions = []
-        restart = []
-        with self.registry.transaction() as data:
-            ports = {}
-            for name, rec in sorted(data["instances"].items()):
-                state = rec.get("state")
-                proc = procs.find(rec.get("process"))
-                if state == "starting":
-                    owner = procs.find({"pid": rec.get("owner_pid"), "create_time": rec.get("owner_time")})
-                    if owner is None:
-                        procs.stop(rec.get("process"), timeout=1)
-                        rec.update(state="stopped", port=None, process=None)
-                        actions.append(f"{name}: released the port leaked by an interrupted `up`")
-                    continue
-                if state == "running" and proc is None:
-                    leftovers = procs.stop(rec.get("process"), timeout=1)
-                    pid = (rec.get("process") or {}).get("pid")
-                    rec.update(state="stopped", port=None, process=None, died=_now())
-                    actions.append(f"{name}: service (pid {pid}) was dead or its pid reused"
-                                   f"{', killed its leftover children' if leftovers else ''}; marked stopped")
-                    if restart_dead:
-                        restart.append(name)
-                if rec.get("port"):
-                    if rec["port"] in ports:
-                        actions.append(f"{name}: port {rec['port']} also leased by {ports[rec['port']]}; released")
-                        procs.stop(rec.get("process"), timeout=1)
-                        rec.update(state="stopped", port=None, process=None)
-                    else:
-                        ports[rec["port"]] = name
-                if not Path(rec["worktree"]).exists():
-                    actions.append(f"{name}: worktree {rec['worktree']} is missing; `instances rm --force {name}` forgets it")
-                    if rec.get("state") == "running":
-                        procs.stop(rec.get("process"), timeout=1)
-                        rec.update(state="stopped", port=None, process=None)
-        known = set(self.registry.instances())
-        if self.worktree_dir.exists():
-            for path in sorted(self.worktree_dir.iterdir()):
-                if path.name not in known:
-                    actions.append(f"orphaned worktree {path} (no instance); remove it with `git worktree remove {path}`")
-        gitops.git("worktree", "prune", cwd=self.root, check=False)
-        used = self.nginx().live_include() is not None or any(
-            rec.get("state") == "running" for rec in self.registry.instances().values())
-        if not used:  # never routed anything: do not start an nginx nobody asked for
-            return actions
-        if self.config.nginx_mode == "private":
-            server = self.nginx()
-            if server.master() is None:
-                killed = server.kill_leftovers()
-                actions.append("nginx was not running" + (f"; killed {killed} orphaned worker(s)" if killed else "")
-                               + "; restarting it")
-        before = self.nginx().live_include()
-        outcome = self.sync_nginx()
-        if outcome != "unchanged" and before is not None and "restarting it" not in " ".join(actions):
-            actions.append(f"nginx routes did not match the registry; {outcome}")
-        for name in restart:
-            self.restart(name, run_checks=False)
-            actions.append(f"{name}: restarted")
-        if self.config.idle_stop:
-            for item in self.ls():
-                if item["state"] == "healthy" and self._idle_for(item) > self.config.idle_stop:
-                    self.down(item["name"])
-                    actions.append(f"{item['name']}: stopped after {self.config.idle_stop:.0f}s without requests")
-        return actions
+        from instances.doctor import reconcile
 
-    def _idle_for(self, item: dict) -> float:
-        rec = self.registry.get(item["name"])
-        last = self.nginx_prefix / "logs" / f"access-{item['name']}.log"
-        stamps = [rec.get("started") or 0]
-        if last.exists():
-            stamps.append(last.stat().st_mtime)
-        return _now() - max(stamps)
+        return reconcile(self, restart_dead)
 
-    # -- approve -----------------------------------------------------------------------------
     def approve(self, target: str, run_app_checks: bool = True) -> dict:
-        import subprocess
+        from instances.approve import approve
 
-        rec = self.resolve(target)
-        name, path, branch = rec["name"], Path(rec["worktree"]), rec["branch"]
-        dirty = gitops.dirty_paths(path, self.config.copy) if path.exists() else []
-        if dirty:
-            raise InstancesError(f"{path} has uncommitted changes ({', '.join(dirty[:5])}); commit them first, then approve")
-        if run_app_checks and self.config.checks:
-            argv = fill(self.config.checks, self.python)
-            self.progress(f"checks: {' '.join(argv)}")
-            result = subprocess.run(argv, cwd=path, capture_output=True, text=True, env=self._env(name, rec.get("port") or 0))
-            if result.returncode != 0:
-                tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
-                raise ChecksFailed(f"checks for {name} failed (exit {result.returncode}); nothing merged:\n{tail}")
-        main = self.config.main_branch
-        merged = gitops.merge_into(self.root, main, branch, f"Merge {branch} (approved with instances)")
-        self.progress(f"merged {branch} into {main} at {merged['commit'][:10]}")
-        procs.stop(rec.get("process"))
-        self._mark(name, state="stopped", port=None, process=None)
-        self.sync_nginx()
-        with self.registry.lock("git"):
-            gitops.remove_worktree(self.root, path)
-            gitops.git("branch", "-d", "--", branch, cwd=self.root, check=False)
-        with self.registry.transaction() as data:
-            data["instances"].pop(name, None)
-        note = pm_link.log_on_task(rec.get("task"), f"Approved: {branch} merged into {main} at {merged['commit'][:10]}")
-        return {"name": name, "branch": branch, "main": main, **merged, "pm": note or "logged"}
+        return approve(self, target, run_app_checks)
 
 
 def subpath_probe_ok(base_url: str, generation: int) -> bool:

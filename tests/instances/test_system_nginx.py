@@ -7,7 +7,6 @@ import subprocess
 import httpx
 import pytest
 
-from instances.config import load_config
 from instances.errors import NginxError
 from instances.nginx import SystemNginx, probe_generation
 from tests.instances.conftest import free_port, write_toml
