@@ -1,11 +1,9 @@
 """A real tracker (git repo in a temp dir, built through pm's API), the app, and a live server."""
-import threading
-
 import pytest
 
 from pm.api import Actor, Tracker
 from pm.web import create_app
-from pm.web.serve import make_server
+from pm.web.serve import ServerThread
 
 ATTACK_TITLE = "Hostile <script>document.title='pwned'</script> title"
 ATTACK_PROBLEM = (
@@ -66,11 +64,5 @@ def client(tracker):
 @pytest.fixture(scope="session")
 def live_url(tracker):
     """The UI served by waitress on a free loopback port, for the browser tests."""
-    server = make_server(tracker, host="127.0.0.1", port=0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        server.close()
-        thread.join(timeout=5)
+    with ServerThread(create_app(tracker)) as server:
+        yield server.url

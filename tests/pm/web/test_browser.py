@@ -1,10 +1,10 @@
 """The UI in real headless Chromium, served by waitress on a free loopback port."""
 import re
-import threading
 
 import pytest
 
 from pm.web import create_app
+from pm.web.serve import ServerThread
 from pm.web.static import render_board
 from tests.pm.web.conftest import ATTACK_TITLE
 
@@ -108,24 +108,16 @@ def test_hostile_task_runs_nothing(page, live_url, world):
 
 def test_csp_blocks_inline_script_even_if_it_got_through(page, tracker):
     """The header is the second wall: a page with inline script (added here, not by pm) runs none."""
-    from pm.web.serve import waitress
-
     app = create_app(tracker)
     app.add_url_rule("/leak", "leak", lambda: "<title>ok</title><script>window.pwned = 1</script>"
                                              '<img src="x" onerror="window.pwned = 2">')
-    server = waitress.create_server(app, host="127.0.0.1", port=0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
+    with ServerThread(app) as server:
         violations = []
         page.on("console", lambda msg: violations.append(msg.text))
-        page.goto(f"http://127.0.0.1:{server.effective_port}/leak")
+        page.goto(server.url + "/leak")
         page.wait_for_timeout(200)
         assert page.title() == "ok" and no_script_ran(page)
         assert any("Content Security Policy" in text for text in violations)
-    finally:
-        server.close()
-        thread.join(timeout=5)
 
 
 def test_static_board_opens_from_a_file_url(page, tracker, world, tmp_path):

@@ -26,3 +26,19 @@ def test_pm_serve_binds_loopback_and_answers(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_server_thread_serves_then_stops_and_frees_the_port(tracker):
+    import socket
+
+    from pm.web import create_app
+    from pm.web.serve import ServerThread
+
+    server = ServerThread(create_app(tracker)).start()
+    port = server.server.effective_port
+    with urllib.request.urlopen(server.url + "/board", timeout=20) as response:
+        assert response.status == 200
+    server.stop()
+    assert not server._thread.is_alive()
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", port)) != 0
