@@ -108,6 +108,11 @@ def test_timeline_scrub_step_and_branch(page, site):
     branched = moves(page)
     assert branched[:2] == record[:2] and branched[2] == free and len(branched) == 4
     assert page.text_content("#ply") == "4 / 4"
+    # Undo against the engine takes back its reply and the human's move.
+    page.keyboard.press("u")
+    wait_idle(page)
+    assert moves(page) == branched[:2]
+    assert page.text_content("#status").startswith("Black")
 
 
 def test_ai_vs_ai_plays_with_a_delay_and_pauses(page, site):
@@ -144,6 +149,14 @@ def test_analysis_panel_and_ownership_overlay(page, site):
     assert page.text_content("#ply") == "1 / 2"
     page.wait_for_function("() => document.querySelectorAll('#candidates tr').length > 0")
     assert page.locator("#board .candidate").count() > 0
+    # Clicking a candidate plays it from the position shown (White's turn at move 1: the user
+    # explores in White's place), which branches the game; then it is Black's (human) turn.
+    record = moves(page)
+    first = page.locator("#candidates tr").first.get_attribute("data-move")
+    page.locator("#candidates tr").first.click()
+    page.wait_for_function("(m) => document.getElementById('go-app').dataset.moves === m",
+                           arg=f"{record[0]} {first}")
+    assert page.text_content("#ply") == "2 / 2"
 
 
 def test_sgf_download_and_upload_round_trip(page, site, tmp_path):

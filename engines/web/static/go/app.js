@@ -76,8 +76,9 @@ function statusText(pos, over) {
     return `Game over: ${r.text} (${how})`;
   }
   const name = pos.to_move === "b" ? "Black" : "White";
-  const who = player(pos.to_move) === "engine" ? " (engine)" : "";
-  return `${name}${who} to play${atEnd() ? "" : " — moving here branches the game"}`;
+  const engine = player(pos.to_move) === "engine";
+  if (engine && ui.busy && ui.busyKind === "move") return `${name} (engine) is thinking…`;
+  return `${name}${engine ? " (engine)" : ""} to play${atEnd() ? "" : " — moving here branches the game"}`;
 }
 
 // Apply a new record and its server state; `cursorAt` defaults to the end.
@@ -261,6 +262,11 @@ function bind() {
   $("analyze").addEventListener("click", analyze);
   $("ownership").addEventListener("change", render);
   $("live").addEventListener("change", render);
+  // A candidate row plays its move (the server still judges it).
+  $("candidates").addEventListener("click", (e) => {
+    const row = e.target.closest("tr[data-move]");
+    if (row) playMove(row.dataset.move);
+  });
   $("play-pause").addEventListener("click", togglePlay);
   $("first").addEventListener("click", () => seek(0));
   $("back").addEventListener("click", () => seek(ui.cursor - 1));
