@@ -188,8 +188,9 @@ def open_cmd(name):
 @click.option("--restart", "restart_dead", is_flag=True, help="Restart services found dead instead of marking them stopped.")
 @click.option("--json", "as_json", is_flag=True, help="Print the actions taken as a JSON array of strings.")
 def doctor(restart_dead, as_json):
-    """Reconcile after crashes: dead services (PID-reuse safe), leaked port leases, orphaned
-    worktrees and nginx blocks, a dead nginx; stops idle instances when idle_stop is set."""
+    """Reconcile after crashes: mark dead services stopped (PID-reuse safe) and kill their
+    orphans, release leaked port leases, restart a dead nginx, drop orphaned nginx blocks,
+    report orphaned worktrees; stop idle instances when idle_stop is set."""
     mgr = _run(lambda: _manager(quiet=True))
     t0 = time.monotonic()
     actions = _run(lambda: mgr.doctor(restart_dead=restart_dead))
@@ -207,7 +208,8 @@ def doctor(restart_dead, as_json):
 @click.option("--skip-checks", is_flag=True, help="Merge without running the checks command from instances.toml.")
 def approve(name, skip_checks):
     """Run the app's checks on NAME's worktree, merge its branch into main (even when main is
-    checked out in another worktree), stop and remove the instance, and log it on the task."""
+    checked out in another worktree), stop and remove the instance and its merged branch, and
+    log it on the task."""
     mgr = _run(_manager)
     result = _run(lambda: mgr.approve(name, run_app_checks=not skip_checks))
     how = "already merged" if result["already_merged"] else ("fast-forward" if result["fast_forward"] else "merge commit")

@@ -310,25 +310,33 @@ class Instances:
         t0 = time.monotonic()
         identity = procs.start_service(argv, path, self.service_env(name, port), log)
         self.mark(name, process=identity)
+        self._wait_healthy(name, identity, port, t0, log, offset)
+        self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
+        self.mark(name, state="running", started=_now(), owner_pid=None, owner_time=None)
+
+    def _wait_healthy(self, name, identity, port, t0, log, offset):
+        """Poll the health path (backing off from 20 ms to 250 ms) until it answers < 400."""
         health = f"http://127.0.0.1:{port}{self.health_path(name)}"
-        deadline = t0 + self.config.startup_timeout
+        deadline, delay, last = t0 + self.config.startup_timeout, 0.02, "no answer"
         with httpx.Client(timeout=1.0, trust_env=False) as client:
             while True:
                 if procs.find(identity) is None:
                     raise StartFailed(f"{name} exited during startup; last log lines ({log}):\n{_tail_since(log, offset)}")
                 try:
-                    if client.get(health).status_code < 400:
-                        break
-                except httpx.HTTPError:
-                    pass
+                    status = client.get(health).status_code
+                    if status < 400:
+                        return
+                    last = f"HTTP {status}"
+                except httpx.HTTPError as exc:
+                    last = type(exc).__name__
                 if time.monotonic() > deadline:
                     procs.stop(identity)
-                    raise StartFailed(f"{name} did not answer {self.health_path(name)} within {self.config.startup_timeout:.0f}s "
-                                      f"(raise startup_timeout in instances.toml if it is just slow); last log lines ({log}):\n"
-                                      f"{_tail_since(log, offset)}")
-                time.sleep(0.05)
-        self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
-        self.mark(name, state="running", started=_now(), owner_pid=None, owner_time=None)
+                    raise StartFailed(
+                        f"{name} did not answer {self.health_path(name)} within {self.config.startup_timeout:.0f}s "
+                        f"(last answer: {last}; fix health in instances.toml, or raise startup_timeout if it is "
+                        f"just slow); last log lines ({log}):\n{_tail_since(log, offset)}")
+                time.sleep(delay)
+                delay = min(delay * 1.5, 0.25)
 
     def check(self, name: str) -> list:
         return subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)

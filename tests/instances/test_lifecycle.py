@@ -215,3 +215,17 @@ def test_the_rendered_page_in_chromium(mgr, browser):
         assert page.url == mgr.url("feature-look")
     finally:
         context.close()
+
+
+def test_health_timeout_stops_the_service_and_shows_the_log(mgr, app_repo):
+    from instances.config import load_config
+
+    text = (app_repo / "instances.toml").read_text()
+    text = text.replace('health = "/health"', 'health = "/nowhere"').replace("startup_timeout = 20", "startup_timeout = 2")
+    (app_repo / "instances.toml").write_text(text)
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(StartFailed, match=r"(?s)did not answer /nowhere within 2s \(last answer: HTTP 404.*GET /nowhere HTTP/1.1"):
+        mgr.up("feature/slow")
+    rec = mgr.registry.get("feature-slow")
+    assert rec["state"] == "stopped" and rec["process"] is None and rec["port"] is None
+    assert mgr.ls()[0]["state"] == "stopped"
