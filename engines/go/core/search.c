@@ -17,6 +17,8 @@
 #define RAVE_EQUIV 2500.0   /* visits at which direct and AMAF evidence weigh the same */
 #define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
+#define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
+#define SCORE_BONUS 0.05    /* share of a result given by the margin: fewer draws, no slack */
 #define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits behind the estimate */
 #define REUSE_MAX_NODES (1500000u)
 #define MAX_DEPTH 600
@@ -26,7 +28,7 @@ typedef struct node {
     uint16_t move;
     uint16_t nchildren;       /* published (release) after the children are written */
     uint32_t children;        /* index of the first child, 0 while not expanded */
-    int32_t visits, wins;     /* wins in half points for the player who played move */
+    int32_t visits, wins;     /* wins in 1/UNIT for the player who played move */
     int32_t rvisits, rwins;   /* AMAF statistics, same units */
     uint8_t pv, pw;           /* prior: pv virtual visits holding pw virtual wins */
     uint8_t expanding;        /* set (CAS) by the one thread that expands the node */
@@ -234,8 +236,8 @@ static uint32_t select_child(run_ctx *ctx, node *n, int nch, int at_root)
         node *c = NODE(s, ci);
         if (at_root && ctx->banned[c->move])
             continue;
-        double v = load(&c->visits) + c->pv, w = load(&c->wins) * 0.5 + c->pw;
-        double rv = load(&c->rvisits) + c->pv, rw = load(&c->rwins) * 0.5 + c->pw;
+        double v = load(&c->visits) + c->pv, w = load(&c->wins) * (1.0 / UNIT) + c->pw;
+        double rv = load(&c->rvisits) + c->pv, rw = load(&c->rwins) * (1.0 / UNIT) + c->pw;
         double q = w / v, rq = rw / rv;
         double beta = c->move == GO_PASS ? 0 : rv / (rv + v + rv * v / RAVE_EQUIV);
         double val = (1 - beta) * q + beta * rq + EXPLORE * sqrt(logn / v);
@@ -298,7 +300,10 @@ static void simulate(worker *w)
     else
         score = go_playout_run(&b, GO_POLICY_HEAVY, &w->rng, moves, MAX_PLAYOUT, &nmoves) - ctx->komi;
     add_ownership(w, &b);
-    int rb = score > 0 ? 2 : score == 0 ? 1 : 0;   /* result for black in half points */
+    /* Result for black: mostly win/loss, a little margin (a half-point-komi draw is 0.5). */
+    double value = score > 0 ? 1.0 - SCORE_BONUS : score < 0 ? 0.0 : 0.5 - SCORE_BONUS / 2;
+    value += SCORE_BONUS * (0.5 + 0.5 * tanh(score / (2.0 * b.size)));
+    int rb = (int)(value * UNIT + 0.5);
 
     /* Back up: direct statistics on the path, AMAF for the siblings whose move the same
        player made first later in the sequence. */
@@ -310,9 +315,9 @@ static void simulate(worker *w)
     for (int d = depth; d >= 0; d--) {
         node *nd = NODE(s, path[d]);
         int mover = go_other(tomove[d]);
-        add(&nd->wins, mover == GO_BLACK ? rb : 2 - rb);
+        add(&nd->wins, mover == GO_BLACK ? rb : UNIT - rb);
         int nch = __atomic_load_n(&nd->nchildren, __ATOMIC_ACQUIRE);
-        int r = tomove[d] == GO_BLACK ? rb : 2 - rb;
+        int r = tomove[d] == GO_BLACK ? rb : UNIT - rb;
         for (int i = 0; i < nch; i++) {
             node *c = NODE(s, nd->children + i);
             if (c->move != GO_PASS && amaf[c->move] == tomove[d]) {
@@ -393,7 +398,7 @@ static void prepare_root(go_search *s, go_game *g, const go_board *b, int color)
 
 static double child_winrate(const node *c)
 {
-    return c->visits ? c->wins * 0.5 / c->visits : (double)c->pw / c->pv;
+    return c->visits ? c->wins * (1.0 / UNIT) / c->visits : (double)c->pw / c->pv;
 }
 
 static void fill_result(run_ctx *ctx, worker *ws, int nthreads, const go_board *b,
