@@ -10,6 +10,8 @@ from pm.web.diffs import diff_lines, diff_stats
 
 bp = Blueprint("tasks", __name__, url_prefix="/tasks")
 
+HISTORY_LIMIT = 100  # newest commits shown; a task with a long log keeps its page light
+
 # "412", or a task file name "412-fix-ranking.html" (what relative links inside task files use).
 TASK_REF = re.compile(r"(\d+)(?:-[^/]*)?(?:\.html)?")
 
@@ -29,11 +31,12 @@ def show(ref):
         return redirect(url_for("tasks.show", ref=number))
     tracker = data.tracker()
     task = tracker.get(number)
+    history = tracker.history(number)
     commits = []
-    for entry in tracker.history(number):
+    for entry in history[:HISTORY_LIMIT]:
         lines = diff_lines(entry.diff)
         commits.append((entry, lines, diff_stats(lines)))
     links = data.task_links(task)
     return render_template("tasks/show.html", task=task, sections=data.task_sections(task),
                            links=links, waits_for=data.open_blockers(links), commits=commits,
-                           file_name=PurePath(task.path).name)
+                           older=len(history) - len(commits), file_name=PurePath(task.path).name)

@@ -234,3 +234,14 @@ def test_concurrent_requests_on_waitress_threads_all_succeed(live_url, world):
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         assert list(pool.map(fetch, urls)) == [200] * len(urls)
+
+
+def test_history_shows_the_newest_commits_and_counts_the_rest(client, world, monkeypatch):
+    from pm.web.blueprints import tasks
+
+    monkeypatch.setattr(tasks, "HISTORY_LIMIT", 1)
+    page = text(client.get(f"/tasks/{world['gomoku']}"))
+    total = len(world["tracker"].history(world["gomoku"]))
+    assert page.count('<details class="commit"') == 1
+    assert f"{total} commits</span>" in page and f"{total - 1} older commits not shown" in page
+    assert 'content=&#34;in-progress&#34;' in page  # the newest change is the one kept
