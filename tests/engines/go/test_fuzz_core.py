@@ -39,12 +39,13 @@ def test_random_api_sequences_are_clean_under_sanitizers(harness, seed):
 
 
 def test_harness_catches_a_broken_invariant(tmp_path):
-    """The oracle can fail: a core with a corrupted pseudo-liberty count is caught."""
+    """The oracle can fail: a core whose incremental hash misses some stones is caught."""
     core = tmp_path / "core"
     shutil.copytree(CORE, core)
     board_c = core / "board.c"
     text = board_c.read_text()
-    broken = text.replace("b->plib[head]--;", "b->plib[head] -= (lib % 7 == 0) ? 2 : 1;")
+    line = "b->pos_hash ^= b->zob[color * GO_MAX_POINTS + point];"
+    broken = text.replace(line, "if (point % 5) " + line)
     assert broken != text
     board_c.write_text(broken)
     exe = tmp_path / "broken"
