@@ -1,4 +1,5 @@
-"""What the pages read from the tracker, through pm's public API only."""
+"""What the pages read from the tracker: pm's public API (pm.api), plus pm.graph's pure
+analysis of who blocks whom, run on the summaries a page already read."""
 import functools
 import threading
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ class SerializedTracker:
 
 
 def tracker():
+    """The app's tracker (a SerializedTracker)."""
     return current_app.extensions["pm_tracker"]
 
 

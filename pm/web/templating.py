@@ -1,8 +1,10 @@
 """Jinja filters and globals shared by the Flask views and the static board."""
 import re
 
+from flask import url_for
 from markupsafe import Markup
 
+from pm import api
 from pm.web.sanitize import sanitize_html
 
 
@@ -34,17 +36,11 @@ FILTERS = {"safe_html": safe_html, "css_token": css_token, "short_time": short_t
 
 def task_href(task) -> str:
     """The task page's URL (under the app's sub-path, like every url_for)."""
-    from flask import url_for
-
     return url_for("tasks.show", ref=task.id)
 
 
 def more_href(status: str) -> str | None:
     """Where a capped board column's remaining cards are listed: the overview for that status."""
-    from flask import url_for
-
-    from pm import api
-
     return url_for("overview.index", status=status) if status in api.STATUSES else None
 
 
