@@ -122,7 +122,7 @@ class ClockState:
     stones_left: int
 
 
-SAFETY = 0.05  # seconds kept back for process and pipe overhead on every move
+SAFETY = 0.08  # seconds kept back for process, pipe and scheduling overhead on every move
 
 
 def allot_seconds(settings: TimeSettings, clock: ClockState, empty_points: int,
