@@ -30,8 +30,13 @@ def first_line(text) -> str:
     return str(text or "").strip().split("\n", 1)[0]
 
 
+def thousands(number) -> str:
+    """10000 -> 10,000."""
+    return f"{int(number):,}"
+
+
 FILTERS = {"safe_html": safe_html, "css_token": css_token, "short_time": short_time,
-           "first_line": first_line}
+           "first_line": first_line, "thousands": thousands}
 
 
 def task_href(task) -> str:
