@@ -60,14 +60,17 @@ def play_checked(engine, game: GoGame, ply: int, move: Move, field: str, error=A
     if move == RESIGN:
         return
     if game_over(game.moves[:ply]):
-        raise error(f"{field}: the game ended at move {ply}; no move may follow", field=field)
+        text = f"the game ended at move {ply}; no move may follow"
+        raise error(text if error is IllegalMoveError else f"{field}: {text}", field=field)
     _, illegal = _engine_module()
     color = game.color(ply)
     try:
         engine.play(color, move)
     except illegal as exc:
-        raise error(f"{field}: move {ply + 1} ({move_text(move, game.size)}) by "
-                    f"{COLOR_NAMES[color]} is illegal: {exc}", field=field,
+        # The engine's reason starts with the rule ("occupied: b at (4, 4)"); players see the rule.
+        rule = str(exc).split(":", 1)[0]
+        text = f"move {ply + 1} ({move_text(move, game.size)}) by {COLOR_NAMES[color]} is illegal: {rule}"
+        raise error(text if error is IllegalMoveError else f"{field}: {text}", field=field,
                     move_number=ply + 1, reason=str(exc)) from None
 
 

@@ -1,7 +1,7 @@
 """The Go blueprint: the board page and the stateless JSON API (`/api/go/...`)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, current_app, render_template, request
 
 from engines.web.go import schemas, session
 from engines.web.go.record import (game_from_sgf, game_to_sgf, parse_budget, parse_game,
@@ -15,12 +15,31 @@ def _game(body: dict):
     return parse_game(body["game"], current_app.config["MAX_MOVES"])
 
 
+def page_options(args, config) -> dict:
+    """The page's starting controls from the query string (`?black=engine&white=engine&
+    playouts=800&delay=0.5&size=13`), for shared links and demo scripts; junk falls back."""
+    def number(name, kind, low, high, default):
+        try:
+            value = kind(args.get(name, default))
+        except (TypeError, ValueError):
+            return default
+        return value if low <= value <= high else default
+
+    players = ("human", "engine")
+    return {
+        "b": args.get("black") if args.get("black") in players else "human",
+        "w": args.get("white") if args.get("white") in players else "engine",
+        "playouts": number("playouts", int, 1, config["MAX_PLAYOUTS"], config["DEFAULT_PLAYOUTS"]),
+        "delay": number("delay", float, 0, 5, 0.75),
+        "size": number("size", int, 9, 19, 9) if args.get("size") in ("9", "13", "19", None) else 9,
+    }
+
+
 @bp.get("/go")
 def page():
-    """The Go board page; the JavaScript reads the API base from a data attribute."""
+    """The Go board page; the JavaScript reads the API URLs from data attributes."""
     caps = {k: current_app.config[k] for k in ("MAX_PLAYOUTS", "MAX_SECONDS", "DEFAULT_PLAYOUTS")}
-    return render_template("go/page.html", caps=caps, min_size=schemas.MIN_SIZE,
-                           max_size=schemas.MAX_SIZE)
+    return render_template("go/page.html", caps=caps, options=page_options(request.args, current_app.config))
 
 
 @bp.post("/api/go/state")

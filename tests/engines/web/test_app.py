@@ -52,3 +52,18 @@ def test_static_assets_are_served_without_external_hosts(client):
         assert response.status_code == 200, asset
         body = response.get_data(as_text=True)
         assert "http://" not in body.replace("http://www.w3.org/2000/svg", "") and "https://" not in body
+
+
+def test_page_controls_start_from_the_query_string(client):
+    html = client.get("/go?black=engine&white=human&playouts=800&delay=0.5&size=13").get_data(as_text=True)
+    assert re.search(r'<option value="13" selected>', html)
+    assert re.search(r'id="player-b"[^>]*>\s*<option value="human" >Human</option>\s*'
+                     r'<option value="engine" selected>', html)
+    assert 'value="800"' in html and 'id="delay" type="number" min="0" max="5" step="0.25" value="0.5"' in html
+
+
+def test_junk_in_the_query_string_falls_back_to_defaults(client):
+    html = client.get("/go?black=robot&playouts=999999&delay=x&size=7").get_data(as_text=True)
+    assert re.search(r'<option value="9" selected>', html)
+    assert 'value="5000"' in html and 'value="0.75"' in html
+    assert not re.search(r'id="player-b"[^>]*>\s*<option value="human" >', html)

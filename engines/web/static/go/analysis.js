@@ -10,7 +10,7 @@ export function renderAnalysis(a) {
     `Black ${pct(black)} · White ${pct(1 - black)} · ${a.playouts} playouts · ${Math.round(a.elapsed_ms)} ms`;
   // Visits as a share of the search and priors share one scale: search against intuition.
   const total = a.candidates.reduce((s, c) => s + c.visits, 0) || 1;
-  $("candidates").innerHTML = a.candidates.slice(0, 8).map((c, i) => `
+  $("candidates").innerHTML = a.candidates.slice(0, 6).map((c, i) => `
     <tr data-move="${c.move}"><td>${i + 1}</td><td>${c.move}</td>
       <td><span class="bar visits" style="width:${(80 * c.visits / total).toFixed(1)}px"></span>${c.visits}</td>
       <td><span class="bar prior" style="width:${(80 * c.prior).toFixed(1)}px"></span>${pct(c.prior)}</td>

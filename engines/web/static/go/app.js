@@ -63,6 +63,8 @@ function render() {
   root.dataset.over = over ? "1" : "0";
   root.dataset.moves = ui.game.moves.join(" "); // the record, for demo scripts and tests
   root.dataset.ready = ui.state ? "1" : "0";
+  root.dataset.ply = ui.cursor;
+  root.dataset.toMove = pos ? pos.to_move : "b";
   $("status").textContent = statusText(pos, over);
   if (analysis) renderAnalysis(analysis); else clearAnalysis();
   scheduleLiveAnalysis();

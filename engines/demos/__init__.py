@@ -1,0 +1,1 @@
+"""Narrated demo scripts for the arcade, recorded with the `demo` tool."""
