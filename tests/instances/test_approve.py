@@ -17,6 +17,8 @@ def test_approve_merges_while_main_is_checked_out_with_local_changes(mgr, app_re
     wt = _feature(mgr)
     commit_file(app_repo, "main.txt", "main moved on\n", "main work")  # diverged: a real merge
     (app_repo / "app.py").write_text((app_repo / "app.py").read_text() + "# local edit\n")
+    (app_repo / "static" / "app.js").write_text("// staged edit\n")
+    git(app_repo, "add", "static/app.js")
     old_main = git(app_repo, "rev-parse", "main")
 
     result = mgr.approve("feature-done")
@@ -26,7 +28,7 @@ def test_approve_merges_while_main_is_checked_out_with_local_changes(mgr, app_re
     assert parents[0] == old_main and len(parents) == 2
     assert (app_repo / "feature.txt").read_text() == "feature\n"  # the checked-out main was updated
     assert (app_repo / "app.py").read_text().endswith("# local edit\n")  # and its local edit kept
-    assert git(app_repo, "status", "--porcelain") == "M app.py"
+    assert git(app_repo, "status", "--porcelain") == "M app.py\nM  static/app.js"  # (first space stripped)
     assert not wt.exists() and mgr.registry.instances() == {}
     assert git(app_repo, "branch", "--list", "feature/done") == ""
 
