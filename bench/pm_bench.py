@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -23,7 +24,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PM = [sys.executable, "-m", "pm.cli"]
+# The installed console script, as users run it; `python -m pm.cli` where it is missing.
+_SCRIPT = os.path.join(os.path.dirname(sys.executable), "pm")
+PM = [_SCRIPT] if os.path.exists(_SCRIPT) else [sys.executable, "-m", "pm.cli"]
 GAMES = ["Go", "Gomoku", "Quoridor"]
 TOPICS = ["board page", "engine API", "move timer", "undo", "ranking", "replay", "scoring",
           "hint button", "mobile layout", "opening book", "time controls", "sound"]
@@ -41,8 +44,8 @@ def conditions() -> None:
                             text=True).stdout.strip()
     print(f"machine: {platform.platform()}, {os.cpu_count()} cpus ({cpu}), "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"python {platform.python_version()}, {git}, soloshop at {commit}; "
-          f"times are wall clock of a new `pm` process each")
+    print(f"python {platform.python_version()}, {git}, soloshop at {commit}; times are wall clock "
+          "of a new `pm` process each; cpu = user+sys of it and its git children (load-independent)")
 
 
 def env_for(root: str, role="worker", session="bench") -> dict:
@@ -54,21 +57,28 @@ def pm(root: str, *args, role="worker", session="bench", check=True) -> subproce
                           text=True, check=check)
 
 
-def timed(argv: list[str], env: dict | None = None, cwd: str | None = None) -> float:
+def timed(argv: list[str], env: dict | None = None, cwd: str | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and the git processes it waited for)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           stdin=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"{argv} failed: {proc.stderr}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
-def report(label: str, samples: list[float], limit: float | None = None) -> float:
-    med = statistics.median(samples)
-    p90 = sorted(samples)[max(0, int(len(samples) * 0.9) - 1)]
+def report(label: str, samples: list[tuple[float, float]], limit: float | None = None) -> float:
+    walls = sorted(w for w, _c in samples)
+    med = statistics.median(walls)
+    p90 = walls[max(0, int(len(walls) * 0.9) - 1)]
+    cpu = statistics.median(c for _w, c in samples)
     verdict = "" if limit is None else ("  (target <= %d ms: %s)" % (limit * 1000, "met" if med <= limit else "NOT met"))
-    print(f"  {label:<44} median {med * 1000:8.1f} ms   p90 {p90 * 1000:8.1f} ms   n={len(samples)}{verdict}")
+    print(f"  {label:<40} median {med * 1000:7.1f} ms  p90 {p90 * 1000:7.1f} ms  "
+          f"cpu {cpu * 1000:6.1f} ms  n={len(samples)}{verdict}")
     return med
 
 
@@ -104,8 +114,8 @@ def bench_size(work: str, n: int, runs: int, full: bool) -> dict:
     took = make_tracker(root, n)
     print(f"\n{n:,} tasks (generated with one `pm import` in {took:.1f} s, one commit)")
     env = env_for(root)
-    cold = timed(PM + ["ls"], env)
-    print(f"  {'pm ls, cold listing cache':<44} {cold * 1000:8.1f} ms")
+    cold, cold_cpu = timed(PM + ["ls"], env)
+    print(f"  {'pm ls, cold listing cache':<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
     out = {"ls": report("pm ls", [timed(PM + ["ls"], env) for _ in range(runs)], 0.3 if n <= 10000 else 3.0)}
     if not full:
         return out

@@ -26,6 +26,10 @@ who acts is tracker.actor, from PM_ROLE/PM_SESSION unless Tracker(path, actor=Ac
     set(id, title=/priority=/kind=/status=/owner=/problem=/fix=/verification=),
     log(id, message, html_text=False), link(id, type, other), unlink(id, type, other),
     promote(id, rank=None), rank(id, rank), demote(id)   (ceo role only: RoleRefused otherwise)
+    import_file(path) (JSONL or a Backlog.md project, one commit), import_records(records)
+
+Checks and transfer: lint() -> [Fault(path, line, problem, repairable)], doctor() -> (fixed, left),
+    audit() -> [AuditFinding], export() -> [dict], overview_html() / write_overview()
 
 Task fields: id, title, status, priority, kind, sprint_rank (int or None), created, updated
 (ISO 8601 UTC), owner ("role/session" or ""), path ("tasks/<n>-<slug>.html", relative to

@@ -478,6 +478,32 @@ class Tracker:
                 raise
         return [t.id for t in tasks]
 
+    # -- checks and transfer (the same operations as pm lint/doctor/audit/export/import) -------
+    def lint(self) -> list:
+        """Every fault in the tracker (pm.lint.Fault: path, line, problem, repairable)."""
+        from pm.lint import lint_tracker
+        return lint_tracker(self)
+
+    def doctor(self) -> tuple[list[str], list]:
+        """Repair the safe faults in one commit; (what was fixed, faults left for a person)."""
+        from pm.lint import repair
+        return repair(self)
+
+    def audit(self) -> list[AuditFinding]:
+        """Sprint changes committed without the ceo's PM-Sprint trailer."""
+        from pm.audit import audit
+        return audit(self)
+
+    def export(self) -> list[dict]:
+        """Every task as the full JSON object (one line of pm export each)."""
+        return [self.get(t.id).full() for t in self.all()]
+
+    def import_file(self, path: str) -> list[int]:
+        """pm import: a JSONL file or a Backlog.md project directory, in one commit."""
+        from pm import transfer
+        records = transfer.read_backlog(path) if os.path.isdir(path) else transfer.read_jsonl(path)
+        return self.import_records(records)
+
     # -- the sprint (ceo only) -------------------------------------------------------------
     def promote(self, task_id: int, rank: int | None = None) -> Task:
         """Put a task into the sprint at rank (default: last)."""
