@@ -23,7 +23,7 @@ from instances.procs import group_members, wait_gone
 from instances.registry import atomic_write
 
 NGINX_BIN = os.environ.get("INSTANCES_NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
-VERIFY_TIMEOUT = 5.0
+VERIFY_TIMEOUT = 15.0  # generous: on a loaded 2-core machine a healthy reload took 5.6 s
 
 
 def probe_generation(base_url: str, timeout: float = 0.5) -> int | None:
