@@ -27,6 +27,7 @@ LOUDNESS_TARGET = -16.0
 TRUE_PEAK_MAX = -1.5
 LIMIT_DB = -2.5  # sample-peak ceiling of the limiter; AAC and inter-sample peaks stay under -1.5 dBTP
 VIDEO = "demo.mp4"
+MIN_PREROLL = 0.3  # a shorter stretch of picture before the first beat is cut with the lead-in
 
 Progress = Callable[[str], None]
 
@@ -114,11 +115,14 @@ def build_video(recording: Recording, work: Path) -> dict:
         log = media.run(ffargs.detect_leadin_concat(str(lead), probe_end))
         lead = media.leadin_end(media.parse_intervals(log), cap=first_beat)
         trim = min(media.snap_to_frame(lead, [f.t for f in frames], ffargs.FPS), first_beat)
+        if 0 < first_beat - trim < MIN_PREROLL:
+            trim = first_beat  # open on the first beat rather than a blink of picture before it
         concat = work / "video.ffconcat"
         media.write_atomic(concat, ffargs.ffconcat(frames, trim, recording.end))
         media.run(ffargs.encode_frames(str(concat), video, recording.end - trim))
     duration = media.probe_duration(video)
-    beats = [{**b, "t": round(b["t"] - trim, 6)} for b in recording.beats]
+    beats = [{**b, "t": round(b["t"] - trim, 6), **({"called": round(b["called"] - trim, 6)} if "called" in b else {})}
+             for b in recording.beats]
     return {"mode": recording.mode, "trim": round(trim, 6), "duration": duration, "beats": beats,
             "delays": recording.delays}
 

@@ -24,25 +24,41 @@ class Frame:
     t: float
 
 
-def ffconcat(frames: list[Frame], start: float, end: float) -> str:
-    """A concat-demuxer list that shows each frame until the next one, over [start, end).
+def ffconcat(frames: list[Frame], start: float, end: float, fps: int = FPS) -> str:
+    """A concat-demuxer list that shows, in each 1/fps slot of [start, end), the latest frame.
 
-    The frame on screen at `start` opens the list; the last file is repeated, as the demuxer
-    ignores the last entry's duration otherwise.
+    A frame goes to the slot nearest its time (at most half a slot early or late), so every
+    duration is a whole number of slots: the demuxer's 1/25 s image time base then adds no
+    rounding (free durations drifted by 0.1 s over 20 s). The frame on screen at `start`
+    fills the slots before the first new one; the last file is repeated, as the demuxer ignores
+    the last entry's duration otherwise.
     """
     if end <= start:
         raise ValueError("end must be after start")
-    visible = [f for f in frames if f.t < end]
-    first = max((i for i, f in enumerate(visible) if f.t <= start), default=0)
-    kept = visible[first:]
-    if not kept:
-        raise ValueError("no frame before the end")
+    slots = max(1, round((end - start) * fps))
+    shown: list[str | None] = [None] * slots
+    opening = None
+    for frame in frames:
+        slot = round((frame.t - start) * fps)
+        if slot <= 0:
+            opening = frame.path
+        elif slot < slots:
+            shown[slot] = frame.path
+    if opening is None:
+        opening = next((p for p in shown if p), None) or (frames[0].path if frames else None)
+    if opening is None:
+        raise ValueError("no frame to show")
+    shown[0] = opening
+    runs: list[list] = []
+    for i, path in enumerate(shown):
+        if path is None or (runs and runs[-1][0] == path):
+            runs[-1][1] += 1
+        else:
+            runs.append([path, 1])
     lines = ["ffconcat version 1.0"]
-    for i, frame in enumerate(kept):
-        begin = max(frame.t, start)
-        stop = kept[i + 1].t if i + 1 < len(kept) else end
-        lines += [f"file '{_quote(frame.path)}'", f"duration {max(stop - begin, 0.0):.6f}"]
-    lines.append(f"file '{_quote(kept[-1].path)}'")
+    for path, count in runs:
+        lines += [f"file '{_quote(path)}'", f"duration {count / fps:.6f}"]
+    lines.append(f"file '{_quote(runs[-1][0])}'")
     return "\n".join(lines) + "\n"
 
 
@@ -67,6 +83,13 @@ LEADIN_FILTER = (
     "fps={fps},negate,blackdetect=d=0.04:pic_th=0.999:pix_th=0.06,"
     "negate,blackdetect=d=0.04:pic_th=0.999:pix_th=0.06,freezedetect=n=-60dB:d=0.3"
 )
+
+
+def gray_frames(concat: str, width: int, height: int) -> list[str]:
+    """Every listed image once, scaled to a small gray raw frame (for change detection)."""
+    return ANALYZE + ["-loglevel", "error", "-f", "concat", "-safe", "0", "-i", concat,
+                      "-vf", f"scale={width}:{height},format=gray", "-fps_mode", "passthrough",
+                      "-f", "rawvideo", "-"]
 
 
 def detect_leadin(video: str, limit: float, fps: int = FPS) -> list[str]:
@@ -127,7 +150,7 @@ def loudness(src: str) -> list[str]:
     return ANALYZE + ["-i", src, "-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"]
 
 
-def silences(src: str, noise_db: float = -45.0, min_silence: float = 0.08) -> list[str]:
+def silences(src: str, noise_db: float = -45.0, min_silence: float = 0.05) -> list[str]:
     """Silence intervals; speech onsets are where they end."""
     return ANALYZE + ["-i", src, "-map", "0:a:0", "-af", f"silencedetect=n={noise_db}dB:d={min_silence}", "-f", "null", "-"]
 

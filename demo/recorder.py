@@ -12,12 +12,14 @@ from __future__ import annotations
 import base64
 import json
 import math
+import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from demo import browser as browser_mod
+from demo import ffargs, media, stamps
 from demo.errors import RecordError
 from demo.media import write_atomic
 from demo.plan import TRIGGER_STEPS, Plan, Step
@@ -81,6 +83,19 @@ class Recording:
         return cls(**json.loads(path.read_text()))
 
 
+def decode_small(paths: list[Path], tmp_dir: Path) -> list[bytes]:
+    """Frames as small gray images (ffmpeg), in order."""
+    listing = tmp_dir / ".refine.ffconcat"
+    media.write_atomic(listing, ffargs.ffconcat([ffargs.Frame(str(p), i * 0.04) for i, p in enumerate(paths)],
+                                                0.0, len(paths) * 0.04))
+    w, h = stamps.SMALL
+    proc = subprocess.run(ffargs.gray_frames(str(listing), w, h), capture_output=True, timeout=60)
+    if proc.returncode != 0:
+        return []
+    n = w * h
+    return [proc.stdout[i:i + n] for i in range(0, len(proc.stdout) - n + 1, n)]
+
+
 def stamp_owner(plan: Plan) -> dict[int, int]:
     """Beat position -> index of the step whose visible change it marks (the last non-beat before)."""
     owners, last = {}, None
@@ -111,6 +126,7 @@ class LiveDirector:
         self.delays: list[dict] = []
         self.painted = False
         self.held = 0.0  # how long the current beat was held back for the previous phrase
+        self.trigger: tuple[float, tuple | None] | None = None  # (input time, cursor) of a trigger step
         cdp.on("Page.screencastFrame", self._on_frame)
 
     # --- frames ---
@@ -163,6 +179,7 @@ class LiveDirector:
     def execute(self, step: Step, stamps: bool) -> float | None:
         """Run one step; when `stamps`, return the stamp of the beat that follows it."""
         handler = getattr(self, f"_do_{step.kind}")
+        self.trigger = None
         try:
             return handler(step, stamps, **step.args)
         except NeverPainted:
@@ -244,6 +261,7 @@ class LiveDirector:
         if stamps:
             self._hold()
         trigger = time.time()
+        self.trigger = (trigger, None)  # the change is the cursor itself: no mask
         self._glide(x, y)
         return self._first_frame_after(trigger) if stamps else None
 
@@ -255,6 +273,7 @@ class LiveDirector:
         self.page.mouse.down()
         self.wait(0.07)
         trigger = time.time()
+        self.trigger = (trigger, self.pos)
         self.page.mouse.up()
         return self._first_frame_after(trigger) if stamps else None
 
@@ -265,6 +284,7 @@ class LiveDirector:
         if stamps:
             self._hold()
         trigger = time.time()
+        self.trigger = (trigger, self.pos)
         for i, ch in enumerate(text):
             self.page.keyboard.type(ch)
             # a steady but not mechanical rhythm, the same on every run
@@ -275,6 +295,7 @@ class LiveDirector:
         if stamps:
             self._hold()
         trigger = time.time()
+        self.trigger = (trigger, self.pos)
         self.page.keyboard.press(key)
         return self._first_frame_after(trigger) if stamps else None
 
@@ -282,6 +303,7 @@ class LiveDirector:
         if stamps:
             self._hold()
         trigger = time.time()
+        self.trigger = (trigger, self.pos)
         if selector is not None:
             found = self.page.evaluate(
                 "s => { const e = document.querySelector(s); if (!e) return false;"
@@ -325,9 +347,31 @@ class LiveDirector:
         self.wait(seconds)
         return start + seconds if stamps else None
 
+    def _refine(self, trigger: float, cursor, fallback: float) -> float:
+        """The first frame after the input that differs from the one before it (cursor masked)."""
+        deadline = trigger + 1.2
+        while time.time() < deadline:  # let the frames of the change arrive
+            if any(ts >= trigger for _, ts in self.frames) and time.time() - self.last_arrival > 0.25:
+                break
+            self.wait(0.03)
+        before = [f for f in self.frames if f[1] < trigger]
+        after = [f for f in self.frames if trigger <= f[1] <= trigger + 1.2]
+        if not before or not after:
+            return fallback
+        images = decode_small([self.frames_dir / n for n, _ in [before[-1], *after]], self.frames_dir)
+        if len(images) != len(after) + 1:
+            return fallback
+        index = stamps.first_change(images[0], images[1:], stamps.SMALL[0],
+                                    stamps.cursor_mask(cursor, VIEWPORT))
+        return after[index][1] if index is not None else fallback
+
     # --- beats ---
     def beat(self, step: Step, stamp: float | None) -> None:
+        called = time.time()  # what a naive wall-clock log would have stamped (kept for comparison)
         name, say = step.args["name"], step.args.get("say", "")
+        if stamp is not None and self.trigger is not None:
+            stamp = self._refine(*self.trigger, fallback=stamp)
+            self.trigger = None
         if stamp is None or stamp < self.hold_until:
             # nothing visible marks it (or it follows another beat at once): hold the picture
             if self.hold_until > time.time():
@@ -336,7 +380,7 @@ class LiveDirector:
         if self.held > 0.05 and self.hold_phrase:
             self.delays.append({"beat": name, "by": round(self.held, 3), "phrase_of": self.hold_phrase})
         self.held = 0.0
-        self.beats.append({"name": name, "t": stamp, "say": say, "line": step.line})
+        self.beats.append({"name": name, "t": stamp, "say": say, "line": step.line, "called": called})
         self.hold_until = stamp + self.durations.get(name, 0.0) + (GAP if say else 0.0)
         self.hold_phrase = name if say else ""
 
@@ -403,7 +447,7 @@ def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callabl
     return Recording(
         mode="screencast",
         frames=[{"file": f"frames/{name}", "t": round(ts - origin, 6)} for name, ts in director.frames],
-        beats=[{**b, "t": round(b["t"] - origin, 6)} for b in director.beats],
+        beats=[{**b, "t": round(b["t"] - origin, 6), "called": round(b["called"] - origin, 6)} for b in director.beats],
         end=round(end - origin, 6),
         delays=director.delays,
     )

@@ -26,16 +26,20 @@ def test_mix_without_phrases_is_silence_of_the_duration():
     assert "anullsrc=r=48000:cl=mono" in args and args[args.index("-t") + 1] == "3.000000"
 
 
-def test_ffconcat_holds_each_frame_until_the_next():
-    frames = [ffargs.Frame("f0.jpg", 0.0), ffargs.Frame("f1.jpg", 0.5), ffargs.Frame("f2.jpg", 1.25)]
+def test_ffconcat_puts_each_frame_in_its_nearest_slot():
+    frames = [ffargs.Frame("f0.jpg", 0.0), ffargs.Frame("f1.jpg", 0.51), ffargs.Frame("f2.jpg", 1.25),
+              ffargs.Frame("f3.jpg", 1.26)]
     text = ffargs.ffconcat(frames, 0.3, 2.0)
+    # slots of 40 ms from 0.3 s: f1 at slot 5 (0.51 -> 0.50), f2 and f3 share slot 24: the later wins
     assert text.splitlines() == [
         "ffconcat version 1.0",
         "file 'f0.jpg'", "duration 0.200000",
-        "file 'f1.jpg'", "duration 0.750000",
-        "file 'f2.jpg'", "duration 0.750000",
-        "file 'f2.jpg'",
+        "file 'f1.jpg'", "duration 0.760000",
+        "file 'f3.jpg'", "duration 0.720000",
+        "file 'f3.jpg'",
     ]
+    durations = [float(line.split()[1]) for line in text.splitlines() if line.startswith("duration")]
+    assert abs(sum(durations) - 1.68) < 1e-9 and all(abs(d * 25 - round(d * 25)) < 1e-9 for d in durations)
 
 
 def test_encode_and_mux_arguments():

@@ -171,13 +171,13 @@ def test_never_rendering_page_falls_back_to_stills(site, tmp_path):
             d.click("#never")
             d.beat("still", say="The narration still lands on its beats.")
     """))
-    progress = []
-    result = record_demo(str(script), str(tmp_path / "out"),
-                         Settings(cache_dir=str(tmp_path / "cache"), base_url=site.url, paint_timeout=2.0),
-                         progress.append)
-    assert result.figures["mode"] == "stills" and result.figures["sync"]["ok"]
-    assert any("falling back to stills" in line for line in progress)
-    beats = json.loads(open(result.beats_json).read())
+    cli = CliRunner().invoke(main, ["record", str(script), "--out", str(tmp_path / "out"), "--base-url", site.url,
+                                    "--paint-timeout", "2", "--cache-dir", str(tmp_path / "cache"), "--json"])
+    assert cli.exit_code == 0, cli.output
+    data = json.loads(cli.stdout)
+    assert data["figures"]["mode"] == "stills" and data["figures"]["sync"]["ok"]
+    assert "falling back to stills" in cli.stderr
+    beats = json.loads(open(data["beats"]).read())
     assert [b["name"] for b in beats] == ["intro", "still"] and beats[1]["t"] > beats[0]["t"] + 1
-    frames = rgb_frames(result.video)
+    frames = rgb_frames(data["video"])
     assert frames[0] != frames[len(frames) // 4]  # the pan and zoom move the picture
