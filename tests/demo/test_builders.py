@@ -158,3 +158,24 @@ def test_each_beat_is_stamped_by_the_step_before_it():
                          Step("click", {"selector": "#x"}, 3), Step("beat", {"name": "b"}, 4),
                          Step("beat", {"name": "c"}, 5)])
     assert stamp_owner(plan) == {1: 0, 3: 2, 4: 2}
+
+
+def test_first_change_ignores_the_cursor_and_finds_the_page_change():
+    from demo import stamps
+    w, h = stamps.SMALL
+    blank = bytes(w * h)
+
+    def with_box(img, x0, y0, x1, y1, value=200):
+        data = bytearray(img)
+        for y in range(y0, y1):
+            data[y * w + x0:y * w + x1] = bytes([value]) * (x1 - x0)
+        return bytes(data)
+    mask = stamps.cursor_mask((640, 360), (1280, 720))
+    assert mask == (155, 85, 172, 102)
+    cursor_only = with_box(blank, 160, 90, 166, 96)  # the arrow pressed at the click point
+    page_change = with_box(cursor_only, 10, 10, 40, 30)  # the page reacts
+    assert stamps.first_change(blank, [cursor_only, cursor_only, page_change], w, mask) == 2
+    assert stamps.first_change(blank, [cursor_only], w, None) == 0  # unmasked, the cursor is the change
+    assert stamps.first_change(blank, [cursor_only], w, mask) is None
+    noise = with_box(blank, 0, 0, 50, 50, value=stamps.PIXEL_DELTA)  # JPEG noise level: not a change
+    assert stamps.first_change(blank, [noise], w, mask) is None
