@@ -1,6 +1,8 @@
 """The landing page: the list of games from the plugin registry."""
 from flask import Blueprint, current_app, render_template
 
+from engines.web import activity
+
 bp = Blueprint("landing", __name__)
 
 
@@ -13,4 +15,5 @@ def index():
 @bp.get("/healthz")
 def healthz():
     """Liveness probe for `instances` and load balancers."""
-    return {"status": "ok", "games": [g.name for g in current_app.extensions["arcade_games"]]}
+    return {"status": "ok", "games": [g.name for g in current_app.extensions["arcade_games"]],
+            "open_engines": activity.open_engines()}

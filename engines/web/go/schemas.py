@@ -134,6 +134,8 @@ SCHEMAS: dict[str, dict] = {
                 {"type": "null"}],
                 "description": "rows from the top; +1 black owns, -1 white owns"},
             "elapsed_ms": {"type": "number"},
+            "step": {"type": "integer", "description": "streaming only: this line's step"},
+            "steps": {"type": "integer", "description": "streaming only: the number of steps"},
         },
     },
     "GenmoveAnswer": {
@@ -191,6 +193,16 @@ PATHS: dict[str, dict] = {
     "/api/go/analyze": _operation(
         "Analyse the position: win rate, candidates with visits and priors, PV, ownership",
         "SearchRequest", "Analysis", _ENGINE_ERRORS),
+    "/api/go/analyze/stream": {"post": {
+        **_operation("", "SearchRequest", "Analysis", _ENGINE_ERRORS)["post"],
+        "summary": "The analysis in steps as NDJSON: one Analysis (with `step`, `steps`) per line, "
+                   "the search continuing between lines; closing the connection stops it",
+        "responses": {
+            **_operation("", "SearchRequest", "Analysis", _ENGINE_ERRORS)["post"]["responses"],
+            "200": {"description": "one Analysis object per line",
+                    "content": {"application/x-ndjson": {"schema": _ref("Analysis")}}},
+        },
+    }},
     "/api/go/sgf/export": _operation("A game as SGF text", "StateRequest", "SgfExport"),
     "/api/go/sgf/import": _operation("Read SGF text into a game record and its state",
                                      "SgfImportRequest", "SgfImportAnswer", _ENGINE_ERRORS),

@@ -10,6 +10,7 @@ import time
 from contextlib import contextmanager
 
 from engines.go.coords import to_gtp
+from engines.web import activity
 from engines.web.errors import ApiError, EngineUnavailable, IllegalMoveError
 from engines.web.go.record import RESIGN, Budget, GoGame, Move, game_over, move_text
 
@@ -31,14 +32,26 @@ def new_engine(**options):
     return engine_class(**{"threads": 1, **options})
 
 
+def engine_for(game: GoGame, seed: int = 0):
+    """A fresh engine for `game`'s rules; the caller must `release` it."""
+    engine = new_engine(size=game.size, komi=game.komi, superko=game.superko, seed=seed)
+    activity.opened()
+    return engine
+
+
+def release(engine) -> None:
+    engine.close()
+    activity.closed()
+
+
 @contextmanager
 def open_engine(game: GoGame, seed: int = 0):
     """A fresh engine for `game`'s rules, closed on every exit path."""
-    engine = new_engine(size=game.size, komi=game.komi, superko=game.superko, seed=seed)
+    engine = engine_for(game, seed)
     try:
         yield engine
     finally:
-        engine.close()
+        release(engine)
 
 
 def _position(engine, game: GoGame, ply: int) -> dict:
@@ -126,14 +139,14 @@ def play_state(game: GoGame, move: Move) -> dict:
         return state(engine, after, positions)
 
 
-def _ensure_playing(game: GoGame) -> None:
+def ensure_playing(game: GoGame) -> None:
     if game_over(game.moves):
         raise ApiError("game.moves: the game is over; there is nothing to search", field="game.moves")
 
 
 def genmove(game: GoGame, budget: Budget, seed: int = 0) -> dict:
     """Let the engine choose and play a move for the side to move."""
-    _ensure_playing(game)
+    ensure_playing(game)
     with open_engine(game, seed) as engine:
         positions = replay(engine, game)
         started = time.perf_counter()
@@ -148,7 +161,7 @@ def genmove(game: GoGame, budget: Budget, seed: int = 0) -> dict:
 
 def analyze(game: GoGame, budget: Budget, seed: int = 0) -> dict:
     """Search the position without playing: win rate, candidates, PV, ownership."""
-    _ensure_playing(game)
+    ensure_playing(game)
     with open_engine(game, seed) as engine:
         replay(engine, game)
         started = time.perf_counter()

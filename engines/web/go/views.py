@@ -1,9 +1,10 @@
 """The Go blueprint: the board page and the stateless JSON API (`/api/go/...`)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 
 from engines.web.go import schemas, session
+from engines.web.go.stream import AnalysisStream
 from engines.web.go.record import (game_from_sgf, game_to_sgf, parse_budget, parse_game,
                                    parse_move)
 from engines.web.validation import json_body
@@ -71,6 +72,16 @@ def analyze():
     body = json_body("SearchRequest", schemas.SCHEMAS)
     budget = parse_budget(body.get("budget"), current_app.config)
     return session.analyze(_game(body), budget, body.get("seed", 0))
+
+
+@bp.post("/api/go/analyze/stream")
+def analyze_stream():
+    """The same search in steps, one JSON line per step (NDJSON), the tree kept between them."""
+    body = json_body("SearchRequest", schemas.SCHEMAS)
+    budget = parse_budget(body.get("budget"), current_app.config)
+    stream = AnalysisStream(_game(body), budget, body.get("seed", 0))
+    return Response(stream, mimetype="application/x-ndjson",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @bp.post("/api/go/sgf/export")

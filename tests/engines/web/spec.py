@@ -20,3 +20,16 @@ def assert_conforms(response, path: str) -> dict:
     errors = sorted(validator.iter_errors(body), key=str)
     assert not errors, f"{path} {status}: {errors[0].message} at {list(errors[0].absolute_path)}"
     return body
+
+
+def assert_lines_conform(response, path: str) -> list[dict]:
+    """Every line of an NDJSON answer matches the documented schema for `path`."""
+    import json
+
+    schema = DOC["paths"][path]["post"]["responses"]["200"]["content"]["application/x-ndjson"]["schema"]
+    validator = Draft202012Validator({**schema, "components": DOC["components"]})
+    docs = [json.loads(line) for line in response.get_data(as_text=True).splitlines() if line]
+    for doc in docs:
+        errors = list(validator.iter_errors(doc))
+        assert not errors, f"{path}: {errors[0].message} at {list(errors[0].absolute_path)}"
+    return docs

@@ -1,6 +1,6 @@
 """The Go API against the real engine: replay, captures, illegal moves, search, scoring, SGF.
 Every answer is also checked against the OpenAPI document."""
-from tests.engines.web.spec import assert_conforms
+from tests.engines.web.spec import assert_conforms, assert_lines_conform
 
 TINY = {"playouts": 50}
 
@@ -135,3 +135,21 @@ def test_13x13_and_19x19_boards(client):
     for size in (13, 19):
         _, state = post(client, "/api/go/state", game(["D4"], size=size))
         assert len(state["positions"][-1]["board"]) == size
+
+
+def test_streamed_analysis_continues_one_search_step_by_step(client):
+    response = client.post("/api/go/analyze/stream", json={**game(["E5"]), "budget": {"playouts": 800}})
+    assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
+    lines = assert_lines_conform(response, "/api/go/analyze/stream")
+    assert [line["step"] for line in lines] == list(range(1, 9))
+    assert [line["playouts"] for line in lines] == [100 * i for i in range(1, 9)]
+    # The tree is kept between steps: the visits at the root only grow.
+    totals = [sum(c["visits"] for c in line["candidates"]) for line in lines]
+    assert totals == sorted(totals) and totals[-1] > totals[0]
+    assert client.get("/healthz").get_json()["open_engines"] == 0
+
+
+def test_streamed_analysis_refuses_a_bad_record_before_streaming(client):
+    response = client.post("/api/go/analyze/stream", json=game(["E5", "E5"]))
+    assert response.status_code == 400 and response.get_json()["field"] == "game.moves[1]"
+    assert client.get("/healthz").get_json()["open_engines"] == 0

@@ -35,7 +35,7 @@ def test_openapi_server_url_carries_the_prefix(client):
 
 
 def test_health_names_the_games(client):
-    assert client.get("/healthz").get_json() == {"status": "ok", "games": ["go"]}
+    assert client.get("/healthz").get_json() == {"status": "ok", "games": ["go"], "open_engines": 0}
 
 
 def test_unknown_api_path_answers_json_404(client):

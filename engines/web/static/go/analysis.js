@@ -7,7 +7,8 @@ export function renderAnalysis(a) {
   const black = a.color === "b" ? a.winrate : 1 - a.winrate;
   $("winrate-bar").style.width = pct(black);
   $("winrate-text").textContent =
-    `Black ${pct(black)} · White ${pct(1 - black)} · ${a.playouts} playouts · ${Math.round(a.elapsed_ms)} ms`;
+    `Black ${pct(black)} · White ${pct(1 - black)} · ${a.playouts} playouts · ${Math.round(a.elapsed_ms)} ms` +
+    (a.step && a.step < a.steps ? " · searching…" : "");
   // Visits as a share of the search and priors share one scale: search against intuition.
   const total = a.candidates.reduce((s, c) => s + c.visits, 0) || 1;
   $("candidates").innerHTML = a.candidates.slice(0, 6).map((c, i) => `

@@ -211,8 +211,12 @@ async function analyze() {
   const ply = ui.cursor;
   const { gen, signal } = newRequest();
   await guarded(async () => {
-    const data = await api.analyze(gameUpToCursor(), budgetFor(toMove()), signal);
-    if (gen === ui.generation) ui.analysis = { ply, data };
+    // The search streams its analysis: the panel follows it step by step.
+    await api.analyzeStream(gameUpToCursor(), budgetFor(toMove()), signal, (data) => {
+      if (gen !== ui.generation) return;
+      ui.analysis = { ply, data };
+      render();
+    });
   }, "analysis");
 }
 
