@@ -45,3 +45,34 @@ def test_concurrent_up_commands(app_repo, make_mgr):
     for url in urls:  # every instance routed, none lost to a concurrent reload
         resp = httpx.get(url, auth=mgr.credentials(), trust_env=False)
         assert resp.status_code == 200 and url.rstrip("/").rsplit("/", 1)[1] in resp.text
+
+
+def test_concurrent_up_of_the_same_branch_starts_one_service(app_repo, make_mgr):
+    mgr = make_mgr(app_repo)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [subprocess.Popen([sys.executable, "-m", "instances.cli", "up", "feature/same", "--no-checks"], cwd=app_repo,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    codes = [p.returncode for p in procs]
+    assert 0 in codes and set(codes) <= {0, 1}, outputs
+    for (out, err), code in zip(outputs, codes):
+        if code == 1:
+            assert "is being started by process" in err
+        else:
+            assert out.strip().splitlines()[-1] == f"{mgr.base_url}/feature-same/"
+    items = mgr.ls()
+    assert [(i["name"], i["state"]) for i in items] == [("feature-same", "healthy")]
+    assert len(_services_under(app_repo)) == 1
+
+
+def _services_under(root) -> list:
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if "app.py" in (proc.info["cmdline"] or []) and proc.cwd().startswith(str(root)):
+                found.append(proc)
+        except psutil.Error:
+            continue
+    return found

@@ -66,3 +66,44 @@ def test_htpasswd_sha_line():
     line = htpasswd_line("review", "s3cret")
     expected = base64.b64encode(hashlib.sha1(b"s3cret").digest()).decode()
     assert line == f"review:{{SHA}}{expected}\n"
+
+
+def test_any_git_valid_branch_renders_a_config_nginx_accepts(tmp_path):
+    """Property: whatever a branch is called, the include file holds one well-formed location per
+    instance and nothing else, checked by the real `nginx -t`."""
+    import os
+    import string
+    import subprocess
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from instances.names import instance_name_for_branch, validate_branch
+    from instances.nginx import PrivateNginx
+
+    prefix = tmp_path / "ngx"
+    PrivateNginx(prefix).ensure_dirs()
+    main = render_main_conf(str(prefix), ("127.0.0.1", 8080), user="root" if os.geteuid() == 0 else None)
+    (prefix / "conf" / "nginx.conf").write_text(main)
+
+    branch_text = st.text(alphabet=st.sampled_from(string.printable + "äé—"), min_size=1, max_size=30)
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(branch_text, min_size=1, max_size=5))
+    def check(branches):
+        names = set()
+        for branch in branches:
+            try:
+                validate_branch(branch)
+                names.add(instance_name_for_branch(branch))
+            except NameError_:
+                continue
+        routes = [Route(name, 20000 + i) for i, name in enumerate(sorted(names))]
+        text = render_locations(routes, generation=1)
+        assert text.count("\nlocation /") == len(routes)
+        (prefix / "conf" / "instances.conf").write_text(text)
+        result = subprocess.run(["nginx", "-p", f"{prefix}/", "-c", "conf/nginx.conf", "-e", "logs/error.log", "-t", "-q"],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, (branches, result.stderr)
+
+    check()
