@@ -184,8 +184,8 @@ class LiveDirector:
             return handler(step, stamps, **step.args)
         except NeverPainted:
             raise
-        except RecordError:
-            raise
+        except RecordError as exc:
+            raise RecordError(f"line {step.line}: {step.describe()}: {exc}") from None
         except Exception as exc:  # Playwright errors: name the step and its line
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise RecordError(f"line {step.line}: {step.describe()} failed: {first}") from None
@@ -329,7 +329,7 @@ class LiveDirector:
         try:
             self.page.locator(selector).first.wait_for(state="visible", timeout=timeout * 1000)
         except Exception:
-            raise RecordError(f"line {step.line}: {selector!r} did not become visible within {timeout:g} s") from None
+            raise RecordError(f"{selector!r} did not become visible within {timeout:g} s") from None
         self.settle_frames(0.1, cap=1.0)
         return self._waited(stamps, start)
 

@@ -181,3 +181,15 @@ def test_never_rendering_page_falls_back_to_stills(site, tmp_path):
     assert [b["name"] for b in beats] == ["intro", "still"] and beats[1]["t"] > beats[0]["t"] + 1
     frames = rgb_frames(data["video"])
     assert frames[0] != frames[len(frames) // 4]  # the pan and zoom move the picture
+
+
+def test_a_missing_element_stops_with_its_line(site, tmp_path, monkeypatch):
+    import demo.recorder
+    monkeypatch.setattr(demo.recorder, "STEP_TIMEOUT", 1.0)
+    script = tmp_path / "missing_demo.py"
+    script.write_text('def run(d):\n    d.goto("/slow")\n    d.beat("open", say="Hi.")\n    d.click("#missing")\n'
+                      '    d.beat("never", say="Not reached.")\n')
+    cli = CliRunner().invoke(main, ["record", str(script), "--out", str(tmp_path / "out"), "--base-url", site.url,
+                                    "--cache-dir", str(tmp_path / "cache"), "-q"])
+    assert cli.exit_code == 1
+    assert "line 4: click(selector='#missing'): no visible element matches '#missing' within 1 s" in cli.output

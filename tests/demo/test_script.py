@@ -141,3 +141,26 @@ def test_plan_command_lists_steps_and_json(tmp_path):
     assert '"kind":"beat"' in result.output and '"line":3' in result.output
     text = CliRunner().invoke(main, ["plan", str(path)])
     assert text.exit_code == 0 and '3  beat open  say "Hello"' in text.output
+
+
+def test_the_example_script_is_valid_and_points_at_its_page():
+    from pathlib import Path
+    from urllib.parse import urlsplit
+
+    import demo
+    example = Path(demo.__file__).parent / "examples" / "tally.py"
+    plan = load_plan(example)
+    page = Path(urlsplit(plan.steps[0].args["url"]).path)
+    assert page.is_file() and page.name == "index.html"
+    assert [b.name for b in plan.beats] == ["open", "add", "greet", "end"]
+
+
+def test_every_command_has_help():
+    for command in ("record", "compose", "check", "plan"):
+        result = CliRunner().invoke(main, [command, "--help"], prog_name="demo")
+        assert result.exit_code == 0 and f"Usage: demo {command} [OPTIONS]" in result.output
+
+
+def test_usage_errors_exit_2(tmp_path):
+    result = CliRunner().invoke(main, ["record", str(tmp_path / "nope.py"), "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "does not exist" in result.output
