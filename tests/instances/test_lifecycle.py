@@ -229,3 +229,14 @@ def test_health_timeout_stops_the_service_and_shows_the_log(mgr, app_repo):
     rec = mgr.registry.get("feature-slow")
     assert rec["state"] == "stopped" and rec["process"] is None and rec["port"] is None
     assert mgr.ls()[0]["state"] == "stopped"
+
+
+def test_websocket_check_fails_when_the_path_does_not_upgrade(mgr, app_repo):
+    from instances.config import load_config
+
+    text = (app_repo / "instances.toml").read_text().replace('websocket = "/ws"', 'websocket = "/health"')
+    (app_repo / "instances.toml").write_text(text)
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(ChecksFailed, match=r"websocket: /feature-ws/health -> 400"):
+        mgr.up("feature/ws")
+    assert mgr.ls()[0]["state"] == "healthy"  # the instance stays up for a look
