@@ -47,6 +47,7 @@ function render() {
   const analysis = ui.analysis && ui.analysis.ply === ui.cursor ? ui.analysis.data : null;
   renderBoard(svg, {
     size, board,
+    toMove: over ? null : toMove(),
     lastMove: pos ? pos.move : null,
     dead: over && ui.state.result ? ui.state.result.dead : [],
     ownership: analysis && $("ownership").checked ? analysis.ownership : null,

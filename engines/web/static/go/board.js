@@ -76,17 +76,21 @@ function markers(view) {
   return out;
 }
 
-function hitAreas(size) {
+function hitAreas(size, board) {
+  // One click target per point; empty points also hold a ghost stone shown on hover.
   let out = "";
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      out += `<rect class="hit" x="${x - 0.5}" y="${y - 0.5}" width="1" height="1" data-vertex="${toVertex([x, y], size)}"/>`;
+      const ghost = board[y][x] === "." ? `<circle class="ghost" cx="${x}" cy="${y}" r="0.46"/>` : "";
+      out += `<g class="hit" data-vertex="${toVertex([x, y], size)}">` +
+        `<rect x="${x - 0.5}" y="${y - 0.5}" width="1" height="1"/>${ghost}</g>`;
     }
   }
   return `<g class="hits">${out}</g>`;
 }
 
-// view: {size, board: rows of ".bw", lastMove, dead: [vertex], ownership: rows|null, candidates: [vertex]}
+// view: {size, board: rows of ".bw", toMove, lastMove, dead: [vertex], ownership: rows|null,
+//        candidates: [vertex]}
 export function renderBoard(svg, view) {
   const size = view.size;
   const dead = new Set((view.dead || []).map((v) => fromVertex(v, size).join(",")));
@@ -94,7 +98,8 @@ export function renderBoard(svg, view) {
   svg.dataset.size = size;
   svg.innerHTML = `<rect class="wood" x="-1.3" y="-1.3" width="${size + 1.6}" height="${size + 1.6}" rx="0.3"/>` +
     grid(size) + labels(size) + stones(view.board, dead) +
-    (view.ownership ? heat(view.ownership, view.board) : "") + markers(view) + hitAreas(size);
+    (view.ownership ? heat(view.ownership, view.board) : "") + markers(view) + hitAreas(size, view.board);
+  svg.dataset.turn = view.toMove || "none";
 }
 
 // Clicks leave the view as vertex text ("D4"); the caller decides what they mean.
