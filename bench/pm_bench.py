@@ -141,27 +141,30 @@ def concurrent_new(work: str, procs: int, each: int) -> None:
 
     def worker(p: int):
         env = env_for(root, session=f"w{p}")
-        ids, errors = [], 0
+        ids, errors = [], []
         for i in range(each):
             r = subprocess.run(PM + ["new", f"task {i} from worker {p}"], env=env, capture_output=True,
                                text=True)
             if r.returncode == 0:
                 ids.append(int(r.stdout))
             else:
-                errors += 1
+                errors.append(r.stderr.strip())
         return ids, errors
     start = time.perf_counter()
     with ThreadPoolExecutor(procs) as pool:
         results = list(pool.map(worker, range(procs)))
     elapsed = time.perf_counter() - start
     ids = [i for r in results for i in r[0]]
-    errors = sum(r[1] for r in results)
+    failures = [e for r in results for e in r[1]]
+    errors = len(failures)
     files = len([n for n in os.listdir(os.path.join(root, "tasks")) if n.endswith(".html")])
     commits = int(subprocess.run(["git", "-C", root, "rev-list", "--count", "HEAD"], capture_output=True,
                                  text=True).stdout) - 1
     lint = pm(root, "lint", check=False).returncode
     print(f"  {files} files, {len(set(ids))} distinct numbers of {len(ids)}, {commits} commits, "
           f"{errors} errors, lint exit {lint}; {elapsed:.1f} s ({len(ids) / elapsed:.1f} creates/s)")
+    for message in failures[:3]:
+        print(f"  error: {message}")
 
 
 def racing(work: str, claims: int, logs: int) -> None:

@@ -7,7 +7,10 @@ import os
 from pm.errors import GitError
 
 # Keep git from doing work pm never needs in a big tracker.
-_QUIET = ["-c", "core.fsmonitor=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false"]
+# Fast zlib for loose objects: overview.html is ~1.5 MB at 10,000 tasks and is hashed on
+# every change (level 1 measured 3x faster than the default here); git gc repacks anyway.
+_QUIET = ["-c", "core.fsmonitor=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+          "-c", "core.looseCompression=1"]
 
 
 def git(root: str, *args: str, input: str | None = None, env: dict | None = None,

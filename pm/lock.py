@@ -3,6 +3,11 @@
 The kernel drops a flock when its process dies, so a killed pm never leaves a lock that
 blocks the next one. Waits are bounded; the timeout message names the holder, which each
 holder writes into the lock file.
+
+flock picks the next holder at random, so with 32 writers one of them could wait far longer
+than the rest. A waiter that has waited PATIENCE seconds takes the "turnstile" (a second
+flock); while someone holds it, waiters that have not waited that long stand back, so the
+longest waiters go next and a wait stays close to (queue length x hold time).
 """
 from __future__ import annotations
 
@@ -13,29 +18,62 @@ from contextlib import contextmanager
 
 from pm.errors import LockTimeout
 
+PATIENCE = 1.0
+
+
+def _try(fd: int, mode: int) -> bool:
+    try:
+        fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+
 
 @contextmanager
 def locked(path: str, holder: str, timeout: float):
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    turnstile = -1
     try:
-        deadline = time.monotonic() + timeout
+        start = time.monotonic()
         delay = 0.001
         while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise LockTimeout(
-                        f"tracker lock {path} still held after {timeout:g}s by {_holder(fd)}; "
-                        "wait for it to finish, or raise PM_LOCK_TIMEOUT") from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.02)
+            waited = time.monotonic() - start
+            if turnstile < 0 and waited >= PATIENCE:
+                turnstile = os.open(path + ".turnstile", os.O_RDWR | os.O_CREAT, 0o644)
+                if not _try(turnstile, fcntl.LOCK_EX):
+                    os.close(turnstile)
+                    turnstile = -1
+            # Without the turnstile, go for the lock only while no long waiter holds it.
+            if turnstile >= 0 or _turnstile_free(path):
+                if _try(fd, fcntl.LOCK_EX):
+                    break
+            if waited >= timeout:
+                raise LockTimeout(
+                    f"tracker lock {path} still held after {timeout:g}s by {_holder(fd)}; "
+                    "wait for it to finish, or raise PM_LOCK_TIMEOUT")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
+        if turnstile >= 0:
+            os.close(turnstile)
+            turnstile = -1
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} {holder}\n".encode(), 0)
         yield
     finally:
+        if turnstile >= 0:
+            os.close(turnstile)
         os.close(fd)  # closing releases the flock
+
+
+def _turnstile_free(path: str) -> bool:
+    try:
+        fd = os.open(path + ".turnstile", os.O_RDONLY)
+    except FileNotFoundError:
+        return True
+    try:
+        return _try(fd, fcntl.LOCK_SH)  # closing the fd below drops the shared lock again
+    finally:
+        os.close(fd)
 
 
 def _holder(fd: int) -> str:
