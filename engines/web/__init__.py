@@ -22,15 +22,16 @@ DEFAULT_CONFIG = {
 }
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """Build the arcade; `test_config` overrides the defaults (caps, testing flags)."""
+def create_app(test_config: dict | None = None, games: list | None = None) -> Flask:
+    """Build the arcade; `test_config` overrides the defaults (caps, testing flags), `games`
+    the plugin registry (default: every game in `engines.web.plugins.GAME_MODULES`)."""
     app = Flask(__name__)
     app.config.update(DEFAULT_CONFIG)
     app.config["MAX_CONTENT_LENGTH"] = 1 << 20  # a 19x19 record or SGF is a few kB
     if test_config:
         app.config.update(test_config)
     app.json.sort_keys = False
-    games = registered_games()
+    games = registered_games() if games is None else games
     app.extensions["arcade_games"] = games
     app.register_blueprint(landing.bp)
     app.register_blueprint(apidocs.bp)

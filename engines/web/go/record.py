@@ -91,10 +91,10 @@ def parse_budget(raw: dict | None, config) -> Budget:
                        f"{config['MAX_SECONDS']}", field="budget.seconds")
     if playouts is None and seconds is None:
         playouts = config["DEFAULT_PLAYOUTS"]
-    if playouts is None:
-        # A time budget alone still gets a playout ceiling, so it cannot exceed the cap's work.
-        playouts = config["MAX_PLAYOUTS"]
-    return Budget(playouts=playouts, seconds=seconds)
+    # Both limits always apply (the engine stops at the first reached): a playout budget on a
+    # big board or a loaded machine still ends within MAX_SECONDS.
+    return Budget(playouts=playouts if playouts is not None else config["MAX_PLAYOUTS"],
+                  seconds=seconds if seconds is not None else config["MAX_SECONDS"])
 
 
 def game_over(moves: tuple[Move, ...]) -> bool:

@@ -28,9 +28,9 @@ def test_two_passes_or_a_resignation_end_the_game(moves, over):
 
 
 def test_budget_defaults_and_caps():
-    assert parse_budget(None, DEFAULT_CONFIG) == Budget(playouts=DEFAULT_CONFIG["DEFAULT_PLAYOUTS"])
+    assert parse_budget(None, DEFAULT_CONFIG) == Budget(DEFAULT_CONFIG["DEFAULT_PLAYOUTS"], 1.0)
     assert parse_budget({"seconds": 0.5}, DEFAULT_CONFIG) == Budget(playouts=20_000, seconds=0.5)
-    assert parse_budget({"playouts": 20_000}, DEFAULT_CONFIG).playouts == 20_000
+    assert parse_budget({"playouts": 20_000}, DEFAULT_CONFIG) == Budget(20_000, 1.0)
     with pytest.raises(ApiError, match="cap of 20000"):
         parse_budget({"playouts": 20_001}, DEFAULT_CONFIG)
 
