@@ -76,6 +76,8 @@ class Tracker:
         self.tasks_dir = os.path.join(self.root, TASKS)
         self.pm_dir = os.path.join(self.root, ".git", "pm")
         self._actor = actor
+        self._undo: dict[str, str | None] | None = None  # set while a change holds the lock
+        self._staged = False
         self.lock_timeout = float(os.environ.get("PM_LOCK_TIMEOUT", "60"))
 
     @property
@@ -267,23 +269,19 @@ class Tracker:
             for _k, other in links:
                 if other not in files:
                     raise TaskNotFound(other)
-            _create_exclusive(os.path.join(self.root, task.path),
-                              taskfile.render(task, {i: files[i] for _k, i in links}))
-            touched = [task.path]
-            try:
-                for kind_, other in links:
-                    inverse = INVERSE_LINK.get(kind_)
-                    if inverse:
-                        doc = self._doc(other)
-                        if doc.add_link(inverse, task_id, os.path.basename(task.path)):
-                            self._save(doc, stamp)
-                            touched.append(doc.path)
-                changed = [task] + [self._doc(int(p.split("/")[1].split("-")[0])).task() for p in touched[1:]]
-                self._commit_with_overview(touched, f"pm: new #{task_id} {_q(title)}", changed=changed)
-            except BaseException:
-                # Nothing committed: take the new file back so no half-done task stays behind.
-                os.unlink(os.path.join(self.root, task.path))
-                raise
+            peers = []
+            for kind_, other in links:  # read and validate the other tasks before writing
+                inverse = INVERSE_LINK.get(kind_)
+                if inverse:
+                    doc = self._doc(other)
+                    if doc.add_link(inverse, task_id, os.path.basename(task.path)):
+                        peers.append(doc)
+            self._create(task.path, taskfile.render(task, {i: files[i] for _k, i in links}))
+            for doc in peers:
+                self._save(doc, stamp)
+            self._commit_with_overview([task.path] + [d.path for d in peers],
+                                       f"pm: new #{task_id} {_q(title)}",
+                                       changed=[task] + [d.task() for d in peers])
         return task
 
     def set_status(self, task_id: int, status: str, expect=None) -> Task:
@@ -456,26 +454,20 @@ class Tracker:
                             by_id[other].links.append((inverse, t.id))
                     else:
                         outside.setdefault(other, []).append((inverse, t.id))
-            created = []
-            try:
-                for t in tasks:
-                    _create_exclusive(os.path.join(self.root, t.path),
-                                      taskfile.render(t, {i: files[i] for _k, i in t.links}))
-                    created.append(t.path)
-                touched = list(created)
-                for other, extra in outside.items():
-                    doc = self._doc(other)
-                    for kind, tid in extra:
-                        doc.add_link(kind, tid, files[tid])
-                    self._save(doc, stamp)
-                    touched.append(doc.path)
-                trailers = [f"PM-Sprint: import sets ranks of {sum(1 for t in tasks if t.sprint_rank)} tasks"] \
-                    if has_sprint else []
-                self._commit_with_overview(touched, f"pm: import {len(tasks)} tasks", trailers)
-            except BaseException:
-                for rel in created:
-                    os.unlink(os.path.join(self.root, rel))
-                raise
+            peers = []
+            for other, extra in outside.items():  # validate existing tasks before writing
+                doc = self._doc(other)
+                for kind, tid in extra:
+                    doc.add_link(kind, tid, files[tid])
+                peers.append(doc)
+            for t in tasks:
+                self._create(t.path, taskfile.render(t, {i: files[i] for _k, i in t.links}))
+            for doc in peers:
+                self._save(doc, stamp)
+            trailers = [f"PM-Sprint: import sets ranks of {sum(1 for t in tasks if t.sprint_rank)} tasks"] \
+                if has_sprint else []
+            self._commit_with_overview([t.path for t in tasks] + [d.path for d in peers],
+                                       f"pm: import {len(tasks)} tasks", trailers)
         return [t.id for t in tasks]
 
     # -- checks and transfer (the same operations as pm lint/doctor/audit/export/import) -------
@@ -581,7 +573,7 @@ class Tracker:
     def _save(self, doc: taskfile.Doc, stamp: str) -> None:
         doc.set_meta("updated", stamp)
         doc.refresh_fields()
-        _write_atomic(os.path.join(self.root, doc.path), doc.to_text())
+        self._write(doc.path, doc.to_text())
 
     def _commit_with_overview(self, paths: list[str], message: str, trailers=(), changed=None) -> str:
         """Commit paths plus the overview; `changed` (the touched tasks, as now written) lets
@@ -611,10 +603,11 @@ class Tracker:
         if text is None:
             text = self.overview_html()
         if text != old:
-            _write_atomic(path, text)
+            self._write(OVERVIEW, text)
 
     def _commit(self, paths: list[str], message: str, trailers=()) -> str:
         actor = self.actor
+        self._staged = True
         lines = [message, "", f"PM-Role: {actor.role}", f"PM-Session: {actor.session}", *trailers]
         return gitrepo.commit_paths(self.root, paths, "\n".join(lines) + "\n", actor.name,
                                     f"{actor.session}@{actor.role}.pm.invalid")
@@ -632,7 +625,7 @@ class Tracker:
                     return False
         except FileNotFoundError:
             pass
-        _write_atomic(path, text)
+        self._write(OVERVIEW, text)
         return True
 
     def commit_overview(self) -> bool:
@@ -649,11 +642,55 @@ class Tracker:
 
     @contextmanager
     def _locked(self):
+        """Hold the tracker lock; if the change fails before its commit, put every file it
+        wrote back as it was (and remove the files it created), still under the lock."""
         os.makedirs(self.pm_dir, exist_ok=True)
         self._ensure_setup()  # a fresh clone gets its merge driver before its first change
         with locked(os.path.join(self.pm_dir, "lock"), f"{self.actor.name} {' '.join(sys.argv[1:3])}",
                     self.lock_timeout):
-            yield
+            self._undo, self._staged = {}, False
+            try:
+                yield
+            except BaseException:
+                self._rollback()
+                raise
+            finally:
+                self._undo = None
+
+    def _write(self, rel: str, text: str) -> None:
+        """Write a tracker file atomically, remembering its old text for _rollback."""
+        path = os.path.join(self.root, rel)
+        if self._undo is not None and path not in self._undo:
+            try:
+                with open(path, encoding="utf-8", newline="") as fh:
+                    self._undo[path] = fh.read()
+            except FileNotFoundError:
+                self._undo[path] = None
+        _write_atomic(path, text)
+
+    def _create(self, rel: str, text: str) -> None:
+        """Create a task file that must not exist yet (exclusive), for _rollback to remove."""
+        path = os.path.join(self.root, rel)
+        _create_exclusive(path, text)
+        if self._undo is not None:
+            self._undo[path] = None
+
+    def _rollback(self) -> None:
+        undo = self._undo or {}
+        for path, text in undo.items():
+            try:
+                if text is None:
+                    os.unlink(path)
+                else:
+                    _write_atomic(path, text)
+            except OSError:
+                pass
+        if undo and self._staged:
+            # The failure came after staging: stage the restored files again so the index
+            # matches HEAD and the work tree once more.
+            rels = [os.path.relpath(p, self.root) for p in undo]
+            gitrepo.git(self.root, "update-index", "--add", "--remove", "-z", "--stdin",
+                        input="\0".join(rels) + "\0", check=False)
 
     # -- numbers ---------------------------------------------------------------------------
     def _reserved(self) -> int:

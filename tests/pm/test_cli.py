@@ -232,3 +232,23 @@ def test_overview_static_writes_the_board_page(pm, tmp_path):
     assert "Quoridor walls" in page and "<html" in page.lower()
     assert pm("overview", "--static") == page
     assert pm("overview").strip() == "overview.html is up to date"
+
+
+def test_a_failed_commit_puts_every_file_back(tracker, tracker_dir, monkeypatch):
+    from pm import gitrepo
+    from pm.errors import GitError
+    tracker.new("A")
+    files = {p: p.read_text() for p in list((tracker_dir / "tasks").glob("*.html")) + [tracker_dir / "overview.html"]}
+
+    def broken(*args, **kwargs):
+        raise GitError("simulated: update-ref failed")
+    monkeypatch.setattr(gitrepo, "commit_paths", broken)
+    with pytest.raises(GitError):
+        tracker.new("B", links=[("blocked-by", 1)])
+    with pytest.raises(GitError):
+        tracker.set_status(1, "done")
+    assert {p: p.read_text() for p in files} == files
+    assert sorted(p.name for p in (tracker_dir / "tasks").glob("*.html")) == ["1-a.html"]
+    assert git(tracker_dir, "status", "--porcelain") == ""
+    monkeypatch.undo()
+    assert tracker.new("C").id == 3  # number 2 stays burnt: never handed out twice
