@@ -5,7 +5,6 @@ import os
 import threading
 from contextlib import contextmanager
 
-import waitress
 from waitress import wasyncore
 from waitress.server import create_server
 
@@ -17,11 +16,20 @@ THREADS = max(8, 4 * (os.cpu_count() or 1))
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the arcade on host:port until interrupted."""
-    app = create_app()
+    """Serve the arcade on host:port until interrupted; a port in use is a clear error (exit 1)."""
+    try:
+        server = create_server(create_app(), host=host, port=port, threads=THREADS, ident="arcade",
+                               connection_limit=200, channel_timeout=30)
+    except OSError as exc:
+        raise SystemExit(f"engines serve: cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                         f"choose another --port") from None
     print(f"arcade: serving on http://{host}:{port}/ ({THREADS} threads); Ctrl-C stops", flush=True)
-    waitress.serve(app, host=host, port=port, threads=THREADS, ident="arcade",
-                   connection_limit=200, channel_timeout=30)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.task_dispatcher.shutdown()
 
 
 @contextmanager

@@ -32,3 +32,17 @@ def test_engines_serve_binds_loopback_and_serves_the_pages():
         process.terminate()
         output, _ = process.communicate(timeout=10)
     assert f"http://127.0.0.1:{port}/" in output
+
+
+def test_a_port_in_use_is_a_clear_error():
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run([str(ENGINES), "serve", "--port", str(port)],
+                                capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--port" in result.stderr
+    assert "Traceback" not in result.stderr
