@@ -162,21 +162,30 @@ class Instances:
         return self.nginx().stop() if self.config.nginx_mode == "private" else False
 
     # -- memory admission --------------------------------------------------------------------
-    def admission(self) -> dict:
-        """Budget, memory in use by running instances, per-instance estimate and how many more fit."""
-        used, measured = 0, []
-        for rec in self.registry.instances().values():
+    def admission(self, data: dict | None = None) -> dict:
+        """Budget, memory in use, per-instance estimate and how many more fit.
+
+        Instances still starting have no measurable memory yet; each counts as one estimate, so
+        concurrent `up`s (admitted inside the registry lock) cannot overshoot the budget together.
+        """
+        data = data if data is not None else self.registry.load()
+        used, measured, starting = 0, [], 0
+        for rec in data["instances"].values():
             pss = procs.tree_pss(procs.find(rec.get("process")))
             if pss:
                 used += pss
                 measured.append(pss)
+            elif rec.get("state") == "starting":
+                starting += 1
         estimate = self.config.memory_limit or (max(measured) if measured else DEFAULT_INSTANCE_MEMORY)
+        used += starting * estimate
         budget = self.config.memory_budget
         fit = None if budget is None else max(0, (budget - used) // estimate)
-        return {"budget": budget, "used": used, "estimate": estimate, "more_fit": fit, "running": len(measured)}
+        return {"budget": budget, "used": used, "estimate": estimate, "more_fit": fit,
+                "running": len(measured) + starting}
 
-    def _admit(self):
-        adm = self.admission()
+    def _admit(self, data: dict):
+        adm = self.admission(data)
         if adm["more_fit"] is not None and adm["more_fit"] < 1:
             raise BudgetExceeded(
                 f"memory budget {_fmt_bytes(adm['budget'])} would be exceeded: {_fmt_bytes(adm['used'])} in use by "
@@ -216,11 +225,14 @@ class Instances:
             self.progress(f"{name} is already running")
             self.sync_nginx()
             return self._result(name, started, [], already=True)
-        self._admit()
         with self.registry.transaction() as data:
             other = data["instances"].get(name)
-            if other and other.get("state") in ("starting",) and procs.find({"pid": other.get("owner_pid"), "create_time": other.get("owner_time")}):
+            if other and other.get("state") == "starting" and procs.find(
+                    {"pid": other.get("owner_pid"), "create_time": other.get("owner_time")}):
                 raise AlreadyExists(f"instance {name} is being started by process {other['owner_pid']}")
+            if other:
+                other["state"] = "stopped"  # a stale record of this very instance is not in the way
+            self._admit(data)
             port = lease_port(data)
             me = procs.find_self()
             data["instances"][name] = {

@@ -240,3 +240,18 @@ def test_websocket_check_fails_when_the_path_does_not_upgrade(mgr, app_repo):
     with pytest.raises(ChecksFailed, match=r"websocket: /feature-ws/health -> 400"):
         mgr.up("feature/ws")
     assert mgr.ls()[0]["state"] == "healthy"  # the instance stays up for a look
+
+
+def test_instances_still_starting_count_against_the_budget(mgr, app_repo):
+    from instances import procs
+    from instances.config import load_config
+
+    write_toml(app_repo, mgr.config.listen[1], extra_top='memory_limit = "100M"\n[limits]\nmemory_budget = "150M"')
+    mgr.config = load_config(app_repo, environ={})
+    me = procs.find_self()
+    with mgr.registry.transaction() as data:  # another `up`, alive, halfway through starting
+        data["instances"]["other"] = {"name": "other", "branch": "other", "port": 1, "state": "starting",
+                                      "owner_pid": me["pid"], "owner_time": me["create_time"],
+                                      "worktree": str(mgr.worktree("other"))}
+    with pytest.raises(BudgetExceeded, match=r"100.0 MiB in use by 1 instance\(s\).*0 more fit"):
+        mgr.up("feature/late")
