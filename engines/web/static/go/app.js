@@ -99,12 +99,17 @@ function newRequest() {
   return { gen: ui.generation, signal: ui.controller.signal };
 }
 
-async function guarded(work, kind = "move") {
+// Run one request's work with the busy flag set; only the latest request (`gen`) clears it,
+// so an aborted request finishing late cannot unlock the page while a newer one runs.
+async function guarded(gen, work, kind = "move") {
   ui.busy = true; ui.busyKind = kind; render();
   try { await work(); } catch (err) {
     if (err.name !== "AbortError") message(err instanceof ApiError ? err.message : String(err), "error");
     if (!(err instanceof ApiError) || err.status >= 500) ui.running = false;
-  } finally { ui.busy = false; ui.busyKind = null; render(); }
+  } finally {
+    if (gen === ui.generation) { ui.busy = false; ui.busyKind = null; }
+    render();
+  }
 }
 
 const gameUpToCursor = () => ({ ...ui.game, moves: ui.game.moves.slice(0, ui.cursor) });
@@ -115,7 +120,7 @@ async function playMove(move) {
   ui.running = false;
   const base = gameUpToCursor();
   const { gen, signal } = newRequest();
-  await guarded(async () => {
+  await guarded(gen, async () => {
     const state = await api.play(base, move, signal);
     if (gen !== ui.generation) return;
     message("");
@@ -128,7 +133,7 @@ async function engineMove() {
   const color = toMove();
   const { gen, signal } = newRequest();
   const started = performance.now();
-  await guarded(async () => {
+  await guarded(gen, async () => {
     const answer = await api.genmove(ui.game, budgetFor(color), signal);
     if (gen !== ui.generation) return;
     const bothEngines = player("b") === "engine" && player("w") === "engine";
@@ -176,6 +181,7 @@ function togglePlay() {
 }
 
 function seek(ply) {
+  ui.running = false; // a step or a scrub by hand stops playback
   ui.cursor = Math.max(0, Math.min(ui.game.moves.length, ply));
   render();
 }
@@ -188,7 +194,7 @@ async function undo() {
   while (n > 0 && !human(n % 2 === 0 ? "b" : "w") && (human("b") || human("w"))) n -= 1;
   const game = { ...ui.game, moves: ui.game.moves.slice(0, n) };
   const { gen, signal } = newRequest();
-  await guarded(async () => {
+  await guarded(gen, async () => {
     const state = await api.state(game, signal);
     if (gen === ui.generation) adopt(game, state);
   });
@@ -200,7 +206,7 @@ async function newGame() {
                  superko: $("superko").checked, moves: [] };
   const { gen, signal } = newRequest();
   ui.analysis = null;
-  await guarded(async () => {
+  await guarded(gen, async () => {
     const state = await api.state(game, signal);
     if (gen === ui.generation) { message(""); adopt(game, state); }
   });
@@ -211,7 +217,7 @@ async function analyze() {
   if (ui.busy || overHere()) return;
   const ply = ui.cursor;
   const { gen, signal } = newRequest();
-  await guarded(async () => {
+  await guarded(gen, async () => {
     // The search streams its analysis: the panel follows it step by step.
     await api.analyzeStream(gameUpToCursor(), budgetFor(toMove()), signal, (data) => {
       if (gen !== ui.generation) return;
@@ -246,8 +252,8 @@ async function downloadSgf() {
 async function uploadSgf(file) {
   ui.running = false;
   const text = await file.text();
-  newRequest();
-  await guarded(async () => {
+  const { gen } = newRequest();
+  await guarded(gen, async () => {
     const { game, state } = await api.sgfImport(text);
     $("size").value = game.size;
     $("komi").value = game.komi;
