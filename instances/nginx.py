@@ -151,8 +151,9 @@ class PrivateNginx:
             os.replace(self.candidate_dir / name, live[name])
         try:
             if master is None:
+                offset = self.error_log.stat().st_size if self.error_log.exists() else 0
                 self.start()
-                self._verify(probe_url, generation, set(), timeout, self.error_log.stat().st_size)
+                self._verify(probe_url, generation, set(), timeout, offset)
                 return "started"
             self._reload(master, probe_url, generation, timeout)
             return "reloaded"
