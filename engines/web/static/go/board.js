@@ -8,8 +8,10 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 function starPoints(size) {
   const lines = STAR_POINTS[size];
   if (!lines) return [];
+  // 19x19 has nine star points; smaller boards the four corners and the centre.
+  const mid = lines[1];
   return lines.flatMap((x) => lines.map((y) => [x, y]))
-    .filter(([x, y]) => size !== 9 || (x !== 4 && y !== 4) || (x === 4 && y === 4));
+    .filter(([x, y]) => size >= 19 || (x !== mid && y !== mid) || (x === mid && y === mid));
 }
 
 function grid(size) {
