@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document, assembled from every game plugin's schemas and paths."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app, render_template, request
 
 bp = Blueprint("apidocs", __name__)
 
@@ -31,3 +31,22 @@ def openapi_document(games, server_url: str = "/") -> dict:
 def openapi():
     """The API's OpenAPI document; its server URL carries the proxy prefix, if any."""
     return openapi_document(current_app.extensions["arcade_games"], request.script_root or "/")
+
+
+def _schema_name(content: dict) -> str:
+    schema = next(iter(content.values()))["schema"]
+    return schema.get("$ref", "").rsplit("/", 1)[-1]
+
+
+@bp.get("/api")
+def reference():
+    """The API reference as a page: every operation, its body and its answers."""
+    doc = openapi_document(current_app.extensions["arcade_games"], request.script_root or "/")
+    operations = [
+        {"path": path, "method": method.upper(), "summary": op["summary"],
+         "body": _schema_name(op["requestBody"]["content"]),
+         "responses": [(code, r["description"], _schema_name(r["content"]))
+                       for code, r in op["responses"].items()]}
+        for path, item in doc["paths"].items() for method, op in item.items()
+    ]
+    return render_template("api.html", operations=operations, schemas=doc["components"]["schemas"])

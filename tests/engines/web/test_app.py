@@ -21,9 +21,9 @@ def test_go_page_renders_api_urls_from_url_for(client):
 
 
 def test_every_url_stays_under_the_forwarded_prefix(client):
-    for page in ("/", "/go"):
+    for page in ("/", "/go", "/api"):
         html = client.get(page, headers={"X-Forwarded-Prefix": "/task-x"}).get_data(as_text=True)
-        urls = [u for u in URL_ATTRS.findall(html) if not u.startswith("data:")]
+        urls = [u for u in URL_ATTRS.findall(html) if not u.startswith(("data:", "#"))]
         assert urls, page
         assert all(u.startswith("/task-x/") for u in urls), urls
 
@@ -67,3 +67,12 @@ def test_junk_in_the_query_string_falls_back_to_defaults(client):
     assert re.search(r'<option value="9" selected>', html)
     assert 'value="5000"' in html and 'value="0.75"' in html
     assert not re.search(r'id="player-b"[^>]*>\s*<option value="human" >', html)
+
+
+def test_api_reference_page_lists_every_operation_and_schema(client):
+    html = client.get("/api").get_data(as_text=True)
+    doc = client.get("/api/openapi.json").get_json()
+    for path in doc["paths"]:
+        assert f"<code>POST {path}</code>" in html
+    for name in doc["components"]["schemas"]:
+        assert f'id="schema-{name}"' in html
