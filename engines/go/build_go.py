@@ -62,10 +62,17 @@ uint64_t go_zobrist_stone(int color, int x, int y);
 uint64_t go_zobrist_white_to_move(void);
 uint64_t go_zobrist_ko(int x, int y);
 long go_bench_light(int size, long games, uint64_t seed);
+int go_game_ladder_fails(const go_game *g, int color, int x, int y);
 """
 
 PREAMBLE = """
 #include "go.h"
+#include "internal.h"
+int go_game_ladder_fails(const go_game *g, int color, int x, int y)
+{
+    const go_board *b = go_game_board(g);
+    return go_ladder_escape_fails(b, color, go_point(b, x, y));
+}
 int go_game_size(const go_game *g) { return go_game_board(g)->size; }
 int go_game_to_move(const go_game *g) { return go_game_board(g)->to_move; }
 int go_game_ko_xy(const go_game *g, int *x, int *y)

@@ -14,10 +14,13 @@ enum {
     GO_F_OWN_EYE = 32,      /* fills an own eye */
     GO_F_EDGE = 64,         /* first line */
     GO_F_NEAR_LAST = 128,   /* within distance 2 of the last move */
+    GO_F_LADDER = 256,      /* runs from atari into a ladder that captures */
 };
 
 /* Bit flags GO_F_* of color playing point (assumed legal). */
 int go_move_features(const go_board *b, int color, int point);
+/* 1 when color extending at point from atari is still captured in a ladder. */
+int go_ladder_escape_fails(const go_board *b, int color, int point);
 /* 1 when a 3x3 shape matches around the empty point. */
 int go_pattern_match(const go_board *b, int point);
 /* Liberties (up to 3) color would have after playing the empty point. */

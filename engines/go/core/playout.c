@@ -193,6 +193,56 @@ static int atari_escapes(const go_board *b, int color, int point, int *out)
     return n;
 }
 
+/* Ladder reading: the chain at point (in atari, its colour to move) runs; the attacker keeps
+   putting it in atari. True when the chain is captured. Depth-limited; board copies only. */
+static int ladder_captures(const go_board *b, int point, int depth)
+{
+    int head = b->chain[point], color = b->color[point];
+    if (depth > 40 || !in_atari(b, head))
+        return 0;
+    int lib = b->lsum[head] / b->plib[head];
+    /* A capture of an attacker next to the chain also escapes. */
+    int st = head;
+    do {
+        int nb[4] = {st - 1, st + 1, st - b->stride, st + b->stride};
+        for (int i = 0; i < 4; i++)
+            if (b->color[nb[i]] == go_other(color) && in_atari(b, b->chain[nb[i]]))
+                return 0;
+        st = b->next[st];
+    } while (st != head);
+    if (go_board_check(b, color, lib) != GO_OK)
+        return 1;
+    go_board run;
+    go_board_copy(&run, b);
+    run.to_move = color;
+    go_board_play(&run, color, lib);
+    int libs[3], n = go_board_libs(&run, lib, 3, libs);
+    if (n <= 1)
+        return 1;
+    if (n >= 3)
+        return 0;
+    for (int i = 0; i < 2; i++) {              /* attacker ataris on either liberty */
+        go_board chase;
+        if (go_board_check(&run, go_other(color), libs[i]) != GO_OK)
+            continue;
+        go_board_copy(&chase, &run);
+        go_board_play(&chase, go_other(color), libs[i]);
+        if (chase.color[lib] == color && ladder_captures(&chase, lib, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
+int go_ladder_escape_fails(const go_board *b, int color, int point)
+{
+    /* point extends color's chain in atari; does the attacker still capture it in a ladder? */
+    int s = b->stride, nb[4] = {point - 1, point + 1, point - s, point + s};
+    for (int i = 0; i < 4; i++)
+        if (b->color[nb[i]] == color && in_atari(b, b->chain[nb[i]]))
+            return ladder_captures(b, nb[i], 0);
+    return 0;
+}
+
 int go_move_features(const go_board *b, int color, int point)
 {
     if (point == GO_PASS)
@@ -208,6 +258,9 @@ int go_move_features(const go_board *b, int color, int point)
             for (int k = 0; k < n; k++)
                 if (esc[k] == point)
                     f |= GO_F_ESCAPE;
+            if ((f & GO_F_ESCAPE) && !(f & (GO_F_CAPTURE | GO_F_CAPTURE_BIG)) &&
+                go_ladder_escape_fails(b, color, point))
+                f = (f & ~GO_F_ESCAPE) | GO_F_LADDER;
         }
     }
     int la = go_libs_after(b, color, point);

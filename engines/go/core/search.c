@@ -18,7 +18,7 @@
 #define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
-#define SCORE_BONUS 0.05    /* share of a result given by the margin: fewer draws, no slack */
+#define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
 #define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits behind the estimate */
 #define REUSE_MAX_NODES (1500000u)
 #define MAX_DEPTH 600
@@ -144,6 +144,7 @@ static void set_prior(node *n, const go_board *b, int point)
     if (f & GO_F_PATTERN) { pv += 6; pw += 6; }
     if (f & GO_F_NEAR_LAST) { pv += 3; pw += 3; }
     if (f & GO_F_SELF_ATARI) pv += 15;
+    if (f & GO_F_LADDER) pv += 20;   /* running a lost ladder only adds stones to the loss */
     if (f & GO_F_OWN_EYE) pv += 40;
     if ((f & GO_F_EDGE) && empty_around(b, point)) pv += 15;
     n->pv = (uint8_t)(pv > 255 ? 255 : pv);
@@ -551,7 +552,10 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
        judged; never pass into a loss; resign only on strong evidence. */
     const go_board *b = go_game_board(g);
     int sign = color == GO_BLACK ? 1 : -1;
-    if (b->last_move == GO_PASS && go_game_nmoves(g) > 0 &&
+    if (res->winrate < RESIGN_BELOW && res->ncandidates &&
+        res->cand_visits[0] >= RESIGN_MIN_VISITS) {
+        res->move_x = res->move_y = -2;
+    } else if (b->last_move == GO_PASS && go_game_nmoves(g) > 0 &&
         sign * go_game_tromp_taylor(g) > 0 && sign * go_game_final_score(g, 300) > 0) {
         res->move_x = res->move_y = -1;
     } else if (res->move_x < 0 && b->last_move == GO_PASS && sign * go_game_tromp_taylor(g) <= 0) {
@@ -560,9 +564,6 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
             res->move_x = res->cand_x[i];
             res->move_y = res->cand_y[i];
         }
-    } else if (res->winrate < RESIGN_BELOW && res->ncandidates &&
-               res->cand_visits[0] >= RESIGN_MIN_VISITS) {
-        res->move_x = res->move_y = -2;
     }
     free(ctx);
     free(ws);

@@ -120,3 +120,29 @@ def test_multithreaded_search_finds_the_escape():
         info = e.analyze("w", playouts=4000)
         assert info["candidates"][0]["move"] == (5, 3)
         assert info["candidates"][0]["visits"] > info["candidates"][1]["visits"]
+
+
+LADDER = [  # white's stone at (3, 3) is in atari; running at (4, 3) leads into a ladder
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . b . . . . .",
+    ". . b w . . . . .",
+    ". . . b b . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+]
+
+
+def test_reads_the_ladder_and_does_not_run_it():
+    from engines.go._core import lib
+
+    with GoEngine(size=9, seed=3) as e:
+        setup(e, LADDER)
+        assert lib.go_game_ladder_fails(e.game, 2, 4, 3) == 1
+        assert e.genmove("w", playouts=3000) != (4, 3)
+    with GoEngine(size=9, seed=3) as e:
+        setup(e, LADDER)
+        e.play("w", (6, 1))                      # a white stone on the running line breaks it
+        assert lib.go_game_ladder_fails(e.game, 2, 4, 3) == 0
