@@ -68,6 +68,14 @@ def websocket_status(base_url: str, path: str, auth: tuple[str, str] | None, tim
         return None
 
 
+def loopback_check(exposed: list[str]) -> Check:
+    """EXPOSED: the service's listening addresses that are not loopback (see procs.exposed_listeners)."""
+    if exposed:
+        return Check("loopback-only", False, f"the service also listens on {', '.join(exposed)}: "
+                                             "make the command bind 127.0.0.1")
+    return Check("loopback-only", True, "the service listens on 127.0.0.1 only")
+
+
 def subpath_checks(base_url: str, name: str, auth: tuple[str, str] | None = None,
                    websocket: str | None = None, timeout: float = 10.0) -> list[Check]:
     """BASE_URL is nginx's root (http://127.0.0.1:8080); NAME the instance."""

@@ -351,7 +351,11 @@ class Instances:
                 delay = min(delay * 1.5, 0.25)
 
     def check(self, name: str) -> list:
-        return subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)
+        """The sub-path checks through nginx, plus: the service listens on loopback only."""
+        results = subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)
+        exposed = procs.exposed_listeners(procs.find((self.registry.get(name) or {}).get("process")))
+        results.append(subpath.loopback_check(exposed))
+        return results
 
     # -- down / restart / rm -------------------------------------------------------------------
     def down(self, target: str) -> dict:

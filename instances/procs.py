@@ -155,6 +155,29 @@ def tree_pss(proc: psutil.Process | None) -> int | None:
     return total
 
 
+LOOPBACK_PREFIXES = ("127.", "::1", "::ffff:127.")
+
+
+def exposed_listeners(proc: psutil.Process | None) -> list[str]:
+    """Listening sockets of PROC's tree bound to a non-loopback address ('0.0.0.0:8000')."""
+    if proc is None:
+        return []
+    exposed = []
+    try:
+        members = [proc, *proc.children(recursive=True)]
+    except psutil.Error:
+        return []
+    for member in members:
+        try:
+            conns = member.net_connections(kind="inet")
+        except psutil.Error:
+            continue
+        for conn in conns:
+            if conn.status == psutil.CONN_LISTEN and not conn.laddr.ip.startswith(LOOPBACK_PREFIXES):
+                exposed.append(f"{conn.laddr.ip}:{conn.laddr.port}")
+    return sorted(set(exposed))
+
+
 def tail(path: Path, lines: int = 20) -> str:
     try:
         with open(path, "rb") as fh:

@@ -22,7 +22,8 @@ def test_up_serves_the_branch_under_its_prefix_with_all_checks(mgr, app_repo):
     result = mgr.up("feature/login")
     assert result["name"] == "feature-login" and result["url"] == mgr.base_url + "/feature-login/"
     checks = {c["name"]: c["ok"] for c in result["checks"]}
-    assert checks == {"redirect": True, "redirects-under-prefix": True, "page": True, "assets": True, "websocket": True}
+    assert checks == {"redirect": True, "redirects-under-prefix": True, "page": True, "assets": True, "websocket": True,
+                      "loopback-only": True}
     page = _get(mgr, "/feature-login/")
     assert "fixture feature-login" in page.text
     assert 'href="/feature-login/static/app.css"' in page.text
@@ -39,13 +40,24 @@ def test_review_url_needs_the_password(mgr):
     assert _get(mgr, "/feature-private/").status_code == 200
 
 
+def test_loopback_check_names_an_exposed_listener():
+    from instances.checks import loopback_check
+
+    bad = loopback_check(["0.0.0.0:5000", "[::]:5000"])
+    assert not bad.ok and "also listens on 0.0.0.0:5000, [::]:5000: make the command bind 127.0.0.1" in bad.detail
+    assert loopback_check([]).ok
+
+
 def test_backend_binds_loopback_only(mgr):
     mgr.up("feature/bind", run_checks=False)
     import psutil
 
+    from instances import procs
+
     pid = mgr.ls()[0]["pid"]
     addrs = {c.laddr.ip for c in psutil.Process(pid).net_connections(kind="inet") if c.status == "LISTEN"}
     assert addrs == {"127.0.0.1"}
+    assert procs.exposed_listeners(psutil.Process(pid)) == []
 
 
 def test_ls_json_shape_and_states(mgr):
