@@ -138,8 +138,12 @@ def amix_default_spread(out: Path, beats: list[dict], durations: dict) -> float:
     work = out / WORK
     spoken = [b for b in beats if b.get("say")]
     cache = json.loads((work / "settings.json").read_text())["cache_dir"]
-    from demo.narration import cache_key
-    items = [(str(Path(cache) / f"{cache_key(b['say'], VoiceConfig())}.wav"), b["t"]) for b in spoken]
+    from demo.narration import PHRASE_PEAK_DB, cache_key
+    items = []
+    for b in spoken:
+        key = cache_key(b["say"], VoiceConfig())
+        peak = json.loads((Path(cache) / f"{key}.json").read_text())["peak_db"]
+        items.append((str(Path(cache) / f"{key}.wav"), b["t"], PHRASE_PEAK_DB - peak))
     duration = media.probe_duration(str(out / "demo.mp4"))
     args = ffargs.mix(items, duration, 0.0, 0.0, str(work / "baseline.wav"))
     i = args.index("-filter_complex") + 1

@@ -157,7 +157,7 @@ def compose_dir(out_dir: str, settings: Settings | None = None, script: str | No
     return _compose(out, timeline, phrases, settings, progress)
 
 
-def mix_audio(items: list[tuple[str, float]], duration: float, out: str) -> media.Loudness:
+def mix_audio(items: list[tuple[str, float, float]], duration: float, out: str) -> media.Loudness:
     """Mix, then adjust the gain until the mix reads -16 LUFS (+-0.3) under the peak ceiling.
     Deterministic: the same inputs take the same steps and give the same bytes."""
     if not items:
@@ -165,8 +165,7 @@ def mix_audio(items: list[tuple[str, float]], duration: float, out: str) -> medi
         return media.Loudness(float("-inf"), float("-inf"))
     gain, limit = 0.0, LIMIT_DB
     for _ in range(5):
-        media.run(ffargs.mix(items, duration, gain, limit, out))
-        level = media.measure_loudness(out)
+        level = media.parse_loudness(media.run(ffargs.mix(items, duration, gain, limit, out)))
         if level.true_peak > TRUE_PEAK_MAX - 0.2:
             limit -= level.true_peak - (TRUE_PEAK_MAX - 0.3)
         elif abs(level.integrated - LOUDNESS_TARGET) <= 0.3:
@@ -185,7 +184,7 @@ def _compose(out: Path, timeline: dict, phrases: dict[str, Phrase], settings: Se
                            + ". Shorten the text or re-record (`demo record`) so the director holds the beat.")
 
     done = _stage(progress, "mix")
-    items = [(phrases[b["name"]].path, b["t"]) for b in beats if b.get("say")]
+    items = [(phrases[b["name"]].path, b["t"], phrases[b["name"]].gain_db) for b in beats if b.get("say")]
     mix_audio(items, duration, str(work / "mix.wav"))
     done()
 
@@ -207,11 +206,7 @@ def _compose(out: Path, timeline: dict, phrases: dict[str, Phrase], settings: Se
     figures["mode"] = timeline["mode"]
     figures["delays"] = timeline.get("delays", [])
     figures["voice"] = settings.voice.public()
-    thumbs = out / "thumbs"
-    thumbs.mkdir(exist_ok=True)
-    for i, b in enumerate(beats):
-        media.run(ffargs.thumbnail(str(out / VIDEO), min(b["t"] + 0.05, max(duration - 0.05, 0)),
-                                   str(thumbs / f"{i:03d}.jpg")))
+    write_thumbnails(str(out / VIDEO), beats, duration, out / "thumbs")
     media.write_atomic(out / "figures.json", json.dumps(figures, indent=1))
     media.write_atomic(out / "report.html", report.render(beats, durations, figures, VIDEO))
     s = figures["sync"]
@@ -224,10 +219,19 @@ def _compose(out: Path, timeline: dict, phrases: dict[str, Phrase], settings: Se
 
 
 def measure(video: str, beats: list[dict], durations: dict[str, float] | None = None) -> dict:
-    """Figures measured on the final MP4: onset vs beat, loudness, phrase peaks, lead-in."""
-    onsets = media.measure_onsets(video)
+    """Figures measured on the final MP4: onset vs beat, loudness, phrase peaks, lead-in.
+    The audio is decoded once (silences, loudness and samples); the picture once, up to the first beat."""
+    duration = media.probe_duration(video)
+    wav = f"{video}.{os.getpid()}.analysis.wav"
+    try:
+        log = media.run(ffargs.analyze_audio(video, wav))
+        samples, rate = media.read_wav(wav)
+    finally:
+        if os.path.exists(wav):
+            os.unlink(wav)
+    onsets = media.speech_onsets(media.parse_silences(log, duration), duration)
     matches = sync.match_onsets(beats, onsets)
-    loud = media.measure_loudness(video)
+    loud = media.parse_loudness(log)
     first = beats[0]["t"] if beats else 0.0
     leadin = media.leadin_end(media.parse_intervals(media.run(ffargs.detect_leadin(video, first + 0.5))), cap=first)
     figures = {
@@ -239,20 +243,33 @@ def measure(video: str, beats: list[dict], durations: dict[str, float] | None = 
         "leadin_s": round(leadin, 3),
     }
     if durations:
-        wav = video + ".peaks.wav"
-        try:
-            media.run(ffargs.decode_audio(video, wav))
-            samples, rate = media.read_wav(wav)
-        finally:
-            if os.path.exists(wav):
-                os.unlink(wav)
         spoken = [b for b in beats if b.get("say") and b["name"] in durations]
         peaks = media.segment_peaks_db(samples, rate, [(b["t"], b["t"] + durations[b["name"]]) for b in spoken])
-        for entry, peak in zip((e for e in figures["beats"]), peaks):
-            entry["peak_db"] = round(peak, 2)
+        by_name = {b["name"]: p for b, p in zip(spoken, peaks)}
+        for entry in figures["beats"]:
+            if entry["name"] in by_name:
+                entry["peak_db"] = round(by_name[entry["name"]], 2)
         finite = [p for p in peaks if p != float("-inf")]
         figures["peak_spread_db"] = round(max(finite) - min(finite), 2) if finite else 0.0
     return figures
+
+
+def write_thumbnails(video: str, beats: list[dict], duration: float, folder: Path) -> None:
+    """thumbs/NNN.jpg: the picture just after each beat, all from one ffmpeg pass."""
+    import shutil
+    import tempfile
+
+    last = max(int(duration * ffargs.FPS) - 1, 0)
+    wanted = [min(round((b["t"] + 0.05) * ffargs.FPS), last) for b in beats]
+    distinct = sorted(set(wanted))
+    folder.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        media.run(ffargs.thumbnails(video, distinct, os.path.join(tmp, "%04d.jpg")))
+        for i, n in enumerate(wanted):
+            made = os.path.join(tmp, f"{distinct.index(n) + 1:04d}.jpg")
+            if os.path.exists(made):
+                shutil.copyfile(made, folder / f".{i:03d}.jpg")
+                os.replace(folder / f".{i:03d}.jpg", folder / f"{i:03d}.jpg")
 
 
 def check_video(video: str, beats_path: str) -> dict:

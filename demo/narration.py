@@ -1,7 +1,8 @@
 """Narration: one phrase per beat, synthesized before recording and cached by content hash.
 
-Every phrase is stored as 48 kHz mono 16-bit WAV with its silence cut and its peak set to
-PHRASE_PEAK_DB, so phrases come out equally loud and the beat delay is the speech onset.
+Every phrase is stored as 48 kHz mono 16-bit WAV with its silence cut (so the beat delay is the
+speech onset), next to a JSON note of its peak; the mix applies the gain that brings each phrase's
+peak to PHRASE_PEAK_DB, so phrases come out equally loud.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from demo.plan import Beat
 
 PHRASE_PEAK_DB = -3.0
 # Bump when the phrase processing changes, so cached files made the old way are not reused.
-PROCESSING_VERSION = 1
+PROCESSING_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Phrase:
     text: str
     path: str
     duration: float
+    gain_db: float  # brings the phrase's peak to PHRASE_PEAK_DB
 
 
 def default_voice(env: dict | None = None) -> VoiceConfig:
@@ -120,7 +122,7 @@ class Narrator:
             prev = spoken[i - 1].say if i > 0 else ""
             nxt = spoken[i + 1].say if i + 1 < len(spoken) else ""
             jobs.append((beat, prev, nxt, cache_key(beat.say, self.voice, prev, nxt)))
-        todo = [j for j in jobs if not (self.cache / f"{j[3]}.wav").exists()]
+        todo = [j for j in jobs if not (self.cache / f"{j[3]}.json").exists()]
         progress(f"narration: {len(jobs)} phrase(s), {len(jobs) - len(todo)} cached, {len(todo)} to synthesize")
         workers = max(1, self.voice.concurrency if self._client else min(2, os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -129,7 +131,9 @@ class Narrator:
         out = {}
         for beat, _, _, key in jobs:
             path = self.cache / f"{key}.wav"
-            out[beat.name] = Phrase(beat.name, beat.say, str(path), wav_duration(str(path)))
+            note = json.loads((self.cache / f"{key}.json").read_text())
+            out[beat.name] = Phrase(beat.name, beat.say, str(path), note["duration"],
+                                    round(PHRASE_PEAK_DB - note["peak_db"], 3))
         return out
 
     def _make(self, text: str, prev: str, nxt: str, key: str) -> None:
@@ -141,12 +145,14 @@ class Narrator:
                 Path(raw).write_bytes(self._client.synthesize(text, prev or None, nxt or None))
             trimmed = os.path.join(tmp, "trimmed.wav")
             media.run(ffargs.prepare_phrase(raw, trimmed))
-            peak = media.measure_peak(trimmed)
-            if peak == float("-inf") or wav_duration(trimmed) <= 0:
+            samples, rate = media.read_wav(trimmed)
+            peak = media.segment_peaks_db(samples, rate, [(0.0, len(samples) / rate)])[0] if samples else float("-inf")
+            if peak == float("-inf"):
                 raise VoiceError(f"the voice produced silence for {text!r}")
-            final = os.path.join(tmp, "final.wav")
-            media.run(ffargs.prepare_phrase(trimmed, final, PHRASE_PEAK_DB - peak))
-            os.replace(final, self.cache / f"{key}.wav")
+            os.replace(trimmed, self.cache / f"{key}.wav")
+            # the note is written last: its presence means the phrase is complete
+            media.write_atomic(self.cache / f"{key}.json",
+                               json.dumps({"peak_db": round(peak, 3), "duration": len(samples) / rate}))
 
     def _espeak(self, text: str, out: str) -> None:
         proc = subprocess.run(espeak_args(self.voice, out), input=text, capture_output=True, text=True, timeout=120)

@@ -33,7 +33,7 @@ def test_phrases_are_cut_levelled_and_cached(phrases):
     found, cache = phrases
     assert list(found) == ["one", "two", "three"]
     for p in found.values():
-        assert media.measure_peak(p.path) == pytest.approx(-3.0, abs=0.15)
+        assert media.measure_peak(p.path) + p.gain_db == pytest.approx(-3.0, abs=0.05)
         samples, rate = media.read_wav(p.path)
         assert rate == 48000 and abs(len(samples) / rate - p.duration) < 1e-6
         assert max(abs(s) for s in samples[:48]) > 30  # sound starts at once: the silence is cut
@@ -45,7 +45,7 @@ def test_phrases_are_cut_levelled_and_cached(phrases):
 def test_mix_hits_loudness_keeps_onsets_and_is_byte_identical(phrases, tmp_path):
     found, _ = phrases
     at = {"one": 0.0, "two": 4.1, "three": 6.0}
-    items = [(found[n].path, at[n]) for n in at]
+    items = [(found[n].path, at[n], found[n].gain_db) for n in at]
     duration = 6.0 + found["three"].duration + 1.0
     a, b = str(tmp_path / "a.wav"), str(tmp_path / "b.wav")
     level = mix_audio(items, duration, a)

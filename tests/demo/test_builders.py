@@ -9,16 +9,24 @@ from demo.plan import Step
 
 
 def test_mix_delays_exactly_and_never_normalises():
-    args = ffargs.mix([("a.wav", 0.5), ("b.wav", 2.25)], 5.0, 3.5, -2.5, "out.wav")
+    args = ffargs.mix([("a.wav", 0.5, 1.25), ("b.wav", 2.25, -0.5)], 5.0, 3.5, -2.5, "out.wav")
     graph = args[args.index("-filter_complex") + 1]
     assert args[args.index("-i") + 1] == "a.wav"
-    assert "[0:a]adelay=delays=24000S:all=1[p0]" in graph
-    assert "[1:a]adelay=delays=108000S:all=1[p1]" in graph
+    assert "[0:a]volume=1.250dB,adelay=delays=24000S:all=1[p0]" in graph
+    assert "[1:a]volume=-0.500dB,adelay=delays=108000S:all=1[p1]" in graph
     assert "amix=inputs=2:normalize=0:duration=longest" in graph
     assert "volume=3.50dB" in graph
     assert "alimiter=limit=0.749894:level=0:latency=1" in graph
     assert "apad=whole_dur=5.000000,atrim=0:5.000000" in graph
+    assert graph.endswith("ebur128=peak=true,aformat=sample_fmts=s16:channel_layouts=mono[out]")
     assert args[-5:] == ["-flags:a", "+bitexact", "-c:a", "pcm_s16le", "out.wav"]
+
+
+def test_one_pass_audio_analysis_and_thumbnails():
+    args = ffargs.analyze_audio("v.mp4", "a.wav")
+    assert args[args.index("-af") + 1].startswith("silencedetect=n=-45.0dB:d=0.05,ebur128=peak=true,")
+    thumbs = ffargs.thumbnails("v.mp4", [0, 12, 40], "t/%04d.jpg")
+    assert thumbs[thumbs.index("-vf") + 1] == "select='eq(n,0)+eq(n,12)+eq(n,40)',scale=320:-2"
 
 
 def test_mix_without_phrases_is_silence_of_the_duration():
