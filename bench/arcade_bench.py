@@ -145,6 +145,10 @@ def bench_concurrent(url: str, count: int, records) -> None:
           f"{wall:.0f} ms, per request {summary([ms for _, ms, _ in answers])}, playouts "
           f"reached median {statistics.median([p for _, _, p in answers]):.0f} "
           f"(each search also stops at the 1 s ceiling)")
+    together = sum(p for _, _, p in answers) / (wall / 1000)
+    alone_rate = statistics.median([p / (ms / 1000) for _, ms, p in alone_runs])
+    print(f"   throughput: {together:.0f} playouts/s across the {count} requests, against "
+          f"{alone_rate:.0f} playouts/s for one request alone (HTTP and replay included)")
     print(f"   baseline, one analysis alone: median {statistics.median(alone):.0f} ms, "
           f"{statistics.median([p for _, _, p in alone_runs]):.0f} playouts; {count} in series "
           f"would take ~{count * statistics.median(alone):.0f} ms")
