@@ -24,9 +24,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The installed console script, as users run it; `python -m pm.cli` where it is missing.
-_SCRIPT = os.path.join(os.path.dirname(sys.executable), "pm")
-PM = [_SCRIPT] if os.path.exists(_SCRIPT) else [sys.executable, "-m", "pm.cli"]
+# `python -m pm.cli` with this checkout on PYTHONPATH (see env_for): a `pip install -e .`
+# elsewhere on the machine rewrites the console script, and one run lost a create to that.
+PM = [sys.executable, "-m", "pm.cli"]
 GAMES = ["Go", "Gomoku", "Quoridor"]
 TOPICS = ["board page", "engine API", "move timer", "undo", "ranking", "replay", "scoring",
           "hint button", "mobile layout", "opening book", "time controls", "sound"]
@@ -49,7 +49,8 @@ def conditions() -> None:
 
 
 def env_for(root: str, role="worker", session="bench") -> dict:
-    return dict(os.environ, PM_DIR=root, PM_ROLE=role, PM_SESSION=session)
+    path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PM_DIR=root, PM_ROLE=role, PM_SESSION=session, PYTHONPATH=path)
 
 
 def pm(root: str, *args, role="worker", session="bench", check=True) -> subprocess.CompletedProcess:
