@@ -75,7 +75,9 @@ function statusText(pos, over) {
   if (!pos) return "Loading…";
   if (over) {
     const r = ui.state.result;
-    const how = r.by === "resignation" ? "by resignation" : `dead stones marked ×`;
+    const dead = r.dead.length;
+    const how = r.by === "resignation" ? "by resignation"
+      : `area score${dead ? `, ${dead} dead stone${dead > 1 ? "s" : ""} marked ×` : ""}`;
     return `Game over: ${r.text} (${how})`;
   }
   const name = pos.to_move === "b" ? "Black" : "White";
