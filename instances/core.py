@@ -337,7 +337,12 @@ class Instances:
                 try:
                     status = client.get(health).status_code
                     if status < 400:
-                        return
+                        if procs.listens_on(procs.find(identity), port):
+                            return
+                        procs.stop(identity)
+                        raise StartFailed(f"port {port} answers, but not from {name}'s process: another program "
+                                          f"took the port; run `instances up` again for a new port. Log ({log}):\n"
+                                          f"{_tail_since(log, offset)}")
                     last = f"HTTP {status}"
                 except httpx.HTTPError as exc:
                     last = type(exc).__name__

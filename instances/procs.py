@@ -158,24 +158,32 @@ def tree_pss(proc: psutil.Process | None) -> int | None:
 LOOPBACK_PREFIXES = ("127.", "::1", "::ffff:127.")
 
 
-def exposed_listeners(proc: psutil.Process | None) -> list[str]:
-    """Listening sockets of PROC's tree bound to a non-loopback address ('0.0.0.0:8000')."""
+def listeners(proc: psutil.Process | None) -> list[tuple[str, int]]:
+    """(address, port) of every listening socket in PROC's process tree."""
     if proc is None:
         return []
-    exposed = []
     try:
         members = [proc, *proc.children(recursive=True)]
     except psutil.Error:
         return []
+    found = set()
     for member in members:
         try:
             conns = member.net_connections(kind="inet")
         except psutil.Error:
             continue
-        for conn in conns:
-            if conn.status == psutil.CONN_LISTEN and not conn.laddr.ip.startswith(LOOPBACK_PREFIXES):
-                exposed.append(f"{conn.laddr.ip}:{conn.laddr.port}")
-    return sorted(set(exposed))
+        found.update((c.laddr.ip, c.laddr.port) for c in conns if c.status == psutil.CONN_LISTEN)
+    return sorted(found)
+
+
+def exposed_listeners(proc: psutil.Process | None) -> list[str]:
+    """Listening sockets of PROC's tree bound to a non-loopback address ('0.0.0.0:8000')."""
+    return [f"{ip}:{port}" for ip, port in listeners(proc) if not ip.startswith(LOOPBACK_PREFIXES)]
+
+
+def listens_on(proc: psutil.Process | None, port: int) -> bool:
+    """Whether PORT is served by PROC's tree (and not by a stranger that took the port)."""
+    return any(p == port for _, p in listeners(proc))
 
 
 def tail(path: Path, lines: int = 20) -> str:

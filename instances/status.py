@@ -29,7 +29,10 @@ def observed_state(mgr, rec: dict, proc) -> str:
                          timeout=1.0, trust_env=False).status_code
     except httpx.HTTPError:
         return "unhealthy" if state == "running" else "starting"
-    return "healthy" if code < 400 and state == "running" else ("unhealthy" if state == "running" else "starting")
+    if state != "running":
+        return "starting"
+    # the port must be served by this instance's own processes, not a stranger that took it
+    return "healthy" if code < 400 and procs.listens_on(proc, rec["port"]) else "unhealthy"
 
 
 def instance_status(mgr, rec: dict) -> dict:

@@ -267,3 +267,43 @@ def test_instances_still_starting_count_against_the_budget(mgr, app_repo):
                                       "worktree": str(mgr.worktree("other"))}
     with pytest.raises(BudgetExceeded, match=r"100.0 MiB in use by 1 instance\(s\).*0 more fit"):
         mgr.up("feature/late")
+
+
+def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_repo, monkeypatch):
+    """The port is leased, then another program binds it first: the health path answers, but
+    `up` must not route the stranger."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    import instances.core
+
+    class Stranger(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    servers = []
+
+    def lease_then_squat(data, *args, **kwargs):
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Stranger)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return server.server_address[1]
+
+    monkeypatch.setattr(instances.core, "lease_port", lease_then_squat)
+    text = (app_repo / "instances.toml").read_text().replace('"{python} app.py {port}"',
+                                                             "\"{python} -c 'import time; time.sleep(30)' {port}\"")
+    (app_repo / "instances.toml").write_text(text)
+    from instances.config import load_config
+
+    mgr.config = load_config(app_repo, environ={})
+    try:
+        with pytest.raises(StartFailed, match="answers, but not from feature-squat's process"):
+            mgr.up("feature/squat")
+        assert mgr.registry.get("feature-squat")["state"] == "stopped"
+    finally:
+        for server in servers:
+            server.shutdown()
