@@ -105,3 +105,15 @@ def test_down_all_and_doctor_on_a_fresh_repo(run):
     run("up", "feature/d2", "--no-checks")
     assert run("down", "--all").stdout.split("\n")[:2] == ["feature-d1 stopped", "feature-d2 stopped"]
     assert run("down").exit_code == 2
+
+
+def test_up_json_and_nginx_commands(run):
+    result = run("up", "feature/j", "--json", "--no-checks")
+    data = json.loads(result.stdout)
+    assert data["name"] == "feature-j" and data["url"].endswith("/feature-j/") and data["port"] > 0
+    conf = run("nginx", "conf").stdout
+    assert "location /feature-j/ {" in conf and f"127.0.0.1:{data['port']}/;" in conf
+    assert run("nginx", "sync").stdout.strip() == "unchanged"
+    assert run("nginx", "sync", "--reload").stdout.strip() == "reloaded"
+    assert run("nginx", "stop").stdout.strip() == "stopped"
+    assert run("nginx", "sync").stdout.strip() == "started"
