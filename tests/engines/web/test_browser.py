@@ -177,3 +177,20 @@ def test_sgf_download_and_upload_round_trip(page, site, tmp_path):
     wait_idle(page)
     assert moves(page) == record
     assert stones_on_board(page) == len(record)  # no captures in four opening moves
+
+
+def test_a_finished_game_shows_the_score_and_marks_dead_stones(page, site, tmp_path):
+    # Black walls off columns A-D, White E-J; White's lone stone at B5 is dead; two passes.
+    walls = "".join(f";B[d{c}];W[e{c}]" for c in "abcdefghi")
+    path = tmp_path / "split.sgf"
+    path.write_text(f"(;GM[1]FF[4]SZ[9]KM[7]{walls};B[];W[be];B[];W[])")
+    open_go(page, site)
+    page.set_input_files("#sgf-upload", str(path))
+    page.wait_for_function("() => document.getElementById('go-app').dataset.over === '1'")
+    status = page.text_content("#status")
+    assert "W+16" in status and "1 dead stone marked" in status
+    assert [m.get_attribute("data-dead") for m in page.locator("#board [data-dead]").all()] == ["B5"]
+    page.click("#status")  # leave the delay field that open_go filled
+    page.keyboard.press("ArrowLeft")  # one move back the game is not over: no marks
+    assert page.text_content("#ply") == "21 / 22"
+    assert page.locator("#board [data-dead]").count() == 0

@@ -308,9 +308,10 @@ const KEYS = {
 };
 
 function onKey(event) {
+  // Keys typed into a text or number field (or a select) are the field's own.
   const tag = event.target.tagName;
-  if ((tag === "INPUT" && event.target.type !== "range" && event.target.type !== "checkbox") ||
-      tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return;
+  const typing = tag === "INPUT" && !["range", "checkbox", "file"].includes(event.target.type);
+  if (typing || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return;
   const action = KEYS[event.key];
   if (!action) return;
   event.preventDefault();
