@@ -4,9 +4,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, request
 
 from engines.web.go import schemas, session
-from engines.web.go.stream import AnalysisStream
 from engines.web.go.record import (game_from_sgf, game_to_sgf, parse_budget, parse_game,
                                    parse_move)
+from engines.web.go.stream import AnalysisStream
 from engines.web.validation import json_body
 
 bp = Blueprint("go", __name__)
@@ -32,7 +32,7 @@ def page_options(args, config) -> dict:
         "w": args.get("white") if args.get("white") in players else "engine",
         "playouts": number("playouts", int, 1, config["MAX_PLAYOUTS"], config["DEFAULT_PLAYOUTS"]),
         "delay": number("delay", float, 0, 5, 0.75),
-        "size": number("size", int, 9, 19, 9) if args.get("size") in ("9", "13", "19", None) else 9,
+        "size": int(args["size"]) if args.get("size") in ("9", "13", "19") else 9,
     }
 
 
@@ -40,7 +40,8 @@ def page_options(args, config) -> dict:
 def page():
     """The Go board page; the JavaScript reads the API URLs from data attributes."""
     caps = {k: current_app.config[k] for k in ("MAX_PLAYOUTS", "MAX_SECONDS", "DEFAULT_PLAYOUTS")}
-    return render_template("go/page.html", caps=caps, options=page_options(request.args, current_app.config))
+    options = page_options(request.args, current_app.config)
+    return render_template("go/page.html", caps=caps, options=options)
 
 
 @bp.post("/api/go/state")
