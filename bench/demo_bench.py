@@ -134,7 +134,7 @@ def pct(values, q):
 
 def amix_default_spread(out: Path, beats: list[dict], durations: dict) -> float:
     """Baseline: the same phrases mixed with amix's default normalisation."""
-    from demo.narration import Narrator, VoiceConfig  # noqa: F401 - phrases are already cached
+    from demo.narration import VoiceConfig
     work = out / WORK
     spoken = [b for b in beats if b.get("say")]
     cache = json.loads((work / "settings.json").read_text())["cache_dir"]
@@ -156,7 +156,7 @@ def amix_default_spread(out: Path, beats: list[dict], durations: dict) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--beats", type=int, default=24)
+    ap.add_argument("--beats", type=int, default=26)
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     root = Path(args.out or tempfile.mkdtemp(prefix="demo-bench-"))

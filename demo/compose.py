@@ -263,6 +263,9 @@ def write_thumbnails(video: str, beats: list[dict], duration: float, folder: Pat
     wanted = [min(round((b["t"] + 0.05) * ffargs.FPS), last) for b in beats]
     distinct = sorted(set(wanted))
     folder.mkdir(exist_ok=True)
+    for stale in folder.glob("[0-9][0-9][0-9].jpg"):  # from an earlier render with more beats
+        if int(stale.stem) >= len(beats):
+            stale.unlink()
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         media.run(ffargs.thumbnails(video, distinct, os.path.join(tmp, "%04d.jpg")))
         for i, n in enumerate(wanted):

@@ -7,12 +7,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-# Steps whose visible effect starts at one instant (the beat is stamped at the first frame after it);
-# the others wait for something (the beat is stamped at the last frame before the wait ended).
-TRIGGER_STEPS = frozenset({"move_to", "click", "type", "press", "scroll"})
-WAIT_STEPS = frozenset({"goto", "wait_for", "settle", "pause"})
-STEP_KINDS = TRIGGER_STEPS | WAIT_STEPS | {"beat"}
-
 
 @dataclass(frozen=True)
 class Step:

@@ -13,16 +13,18 @@ import base64
 import json
 import math
 import subprocess
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from demo import browser as browser_mod
-from demo import ffargs, media, stamps
+from demo import ffargs, media
+from demo.stamps import SMALL, cursor_mask, first_change
 from demo.errors import RecordError
 from demo.media import write_atomic
-from demo.plan import TRIGGER_STEPS, Plan, Step
+from demo.plan import Plan, Step
 
 GAP = 0.35  # silence between one phrase's end and the next beat
 TAIL = 1.0  # picture held after the last phrase ends
@@ -88,7 +90,7 @@ def decode_small(paths: list[Path], tmp_dir: Path) -> list[bytes]:
     listing = tmp_dir / ".refine.ffconcat"
     media.write_atomic(listing, ffargs.ffconcat([ffargs.Frame(str(p), i * 0.04) for i, p in enumerate(paths)],
                                                 0.0, len(paths) * 0.04))
-    w, h = stamps.SMALL
+    w, h = SMALL
     proc = subprocess.run(ffargs.gray_frames(str(listing), w, h), capture_output=True, timeout=60)
     if proc.returncode != 0:
         return []
@@ -127,6 +129,7 @@ class LiveDirector:
         self.painted = False
         self.held = 0.0  # how long the current beat was held back for the previous phrase
         self.trigger: tuple[float, tuple | None] | None = None  # (input time, cursor) of a trigger step
+        self.stop = threading.Event()
         cdp.on("Page.screencastFrame", self._on_frame)
 
     # --- frames ---
@@ -151,6 +154,8 @@ class LiveDirector:
 
     def wait(self, seconds: float) -> None:
         """Wait while still receiving frames (time.sleep would stop frame delivery)."""
+        if self.stop.is_set():
+            raise RecordError("interrupted")
         if seconds > 0:
             self.page.wait_for_timeout(seconds * 1000)
 
@@ -361,8 +366,8 @@ class LiveDirector:
         images = decode_small([self.frames_dir / n for n, _ in [before[-1], *after]], self.frames_dir)
         if len(images) != len(after) + 1:
             return fallback
-        index = stamps.first_change(images[0], images[1:], stamps.SMALL[0],
-                                    stamps.cursor_mask(cursor, VIEWPORT))
+        index = first_change(images[0], images[1:], SMALL[0],
+                             cursor_mask(cursor, VIEWPORT))
         return after[index][1] if index is not None else fallback
 
     # --- beats ---
@@ -394,12 +399,18 @@ def record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    stop = threading.Event()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo-record") as pool:
-        return pool.submit(_record, plan, durations, out_dir, log, paint_timeout).result()
+        job = pool.submit(_record, plan, durations, out_dir, log, paint_timeout, stop)
+        try:
+            return job.result()
+        except KeyboardInterrupt:
+            stop.set()  # the director stops at its next wait and closes the browser
+            raise
 
 
 def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable[[str], None],
-            paint_timeout: float) -> Recording:
+            paint_timeout: float, stop: threading.Event) -> Recording:
     from playwright.sync_api import sync_playwright
 
     frames_dir = out_dir / "frames"
@@ -417,6 +428,7 @@ def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callabl
             page = context.new_page()
             cdp = context.new_cdp_session(page)
             director = LiveDirector(page, cdp, frames_dir, durations, log, paint_timeout)
+            director.stop = stop
             director.start()
             started = time.time()
             try:
