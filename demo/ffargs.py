@@ -105,7 +105,17 @@ def detect_leadin_concat(concat: str, limit: float, size: tuple[int, int] = (128
                       "-vf", f"scale={size[0]}:{size[1]}," + LEADIN_FILTER.format(fps=fps), "-an", "-f", "null", "-"]
 
 
-def prepare_phrase(src: str, out: str, gain_db: float = 0.0) -> list[str]:
+def raw_input_format(output_format: str) -> list[str]:
+    """Demuxer options for ElevenLabs formats that carry no header (pcm_RATE, ulaw_8000)."""
+    kind, _, rate = output_format.partition("_")
+    if kind == "pcm" and rate.isdigit():
+        return ["-f", "s16le", "-ar", rate, "-ac", "1"]
+    if kind == "ulaw" and rate.isdigit():
+        return ["-f", "mulaw", "-ar", rate, "-ac", "1"]
+    return []
+
+
+def prepare_phrase(src: str, out: str, gain_db: float = 0.0, input_format: list[str] | None = None) -> list[str]:
     """A synthesized phrase -> 48 kHz mono 16-bit WAV, leading/trailing silence cut, gain applied.
 
     The cut makes the phrase's first sound its first sample, so the beat delay is the onset.
@@ -115,7 +125,7 @@ def prepare_phrase(src: str, out: str, gain_db: float = 0.0) -> list[str]:
         f"aresample={SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono,"
         f"{trim},areverse,{trim},areverse,volume={gain_db:.2f}dB"
     )
-    return BASE + ["-i", src, "-af", chain, "-ar", str(SAMPLE_RATE), "-ac", "1"] + BITEXACT_WAV + [out]
+    return BASE + (input_format or []) + ["-i", src, "-af", chain, "-ar", str(SAMPLE_RATE), "-ac", "1"] + BITEXACT_WAV + [out]
 
 
 def measure_peak(src: str) -> list[str]:

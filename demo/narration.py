@@ -144,7 +144,8 @@ class Narrator:
             else:
                 Path(raw).write_bytes(self._client.synthesize(text, prev or None, nxt or None))
             trimmed = os.path.join(tmp, "trimmed.wav")
-            media.run(ffargs.prepare_phrase(raw, trimmed))
+            raw_format = ffargs.raw_input_format(self.voice.output_format) if self._client else []
+            media.run(ffargs.prepare_phrase(raw, trimmed, input_format=raw_format))
             samples, rate = media.read_wav(trimmed)
             peak = media.segment_peaks_db(samples, rate, [(0.0, len(samples) / rate)])[0] if samples else float("-inf")
             if peak == float("-inf"):

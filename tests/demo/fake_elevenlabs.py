@@ -15,10 +15,11 @@ from urllib.parse import parse_qs, urlsplit
 
 
 def tone_wav(seconds: float = 0.6) -> bytes:
-    """Speech stand-in: a tone after a short silence, made by ffmpeg."""
+    """Speech stand-in: a tone after a short silence, made by ffmpeg (a plain 44-byte WAV header)."""
     return subprocess.run(
         ["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
-         f"sine=frequency=440:duration={seconds}:sample_rate=44100", "-af", "adelay=100", "-f", "wav", "-"],
+         f"sine=frequency=440:duration={seconds}:sample_rate=44100", "-af", "adelay=100",
+         "-fflags", "+bitexact", "-flags:a", "+bitexact", "-c:a", "pcm_s16le", "-f", "wav", "-"],
         capture_output=True, check=True).stdout
 
 
@@ -72,7 +73,9 @@ class FakeElevenLabs:
             time.sleep(self.latency)
             if not parts.path.startswith("/v1/text-to-speech/"):
                 behaviour = ("error", 404, {"detail": {"status": "not_found", "message": "no such route"}})
-            if behaviour[0] == "ok":
+            if behaviour[0] == "ok" and parse_qs(parts.query).get("output_format", [""])[0].startswith("pcm_"):
+                self._send(h, 200, self.audio[44:], "audio/pcm")  # raw samples: the WAV without its header
+            elif behaviour[0] == "ok":
                 self._send(h, 200, self.audio, "audio/wav")
             else:
                 self._send(h, behaviour[1], json.dumps(behaviour[2]).encode(), "application/json")

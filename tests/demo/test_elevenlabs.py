@@ -12,7 +12,9 @@ KEY = "sk_test_5f3c0ffee"
 
 @pytest.fixture(scope="module")
 def audio():
-    return tone_wav()
+    wav = tone_wav()
+    assert wav[36:40] == b"data"  # so wav[44:] is the raw PCM a pcm_* format returns
+    return wav
 
 
 @pytest.fixture
@@ -28,11 +30,11 @@ def client(fake, **kw):
 
 
 def test_success_sends_the_documented_request(fake, audio):
-    c = client(fake, voice_settings={"stability": 0.4, "similarity_boost": 0.8}, seed=7, output_format="pcm_22050")
-    assert c.synthesize("Hello there.", "Before.", "After.") == audio
+    c = client(fake, voice_settings={"stability": 0.4, "similarity_boost": 0.8}, seed=7, output_format="pcm_44100")
+    assert c.synthesize("Hello there.", "Before.", "After.") == audio[44:]
     (req,) = fake.requests
     assert req["path"] == "/v1/text-to-speech/voice123"
-    assert req["query"] == {"output_format": ["pcm_22050"]}
+    assert req["query"] == {"output_format": ["pcm_44100"]}
     assert req["key"] == KEY
     assert req["json"] == {"text": "Hello there.", "model_id": "eleven_multilingual_v2",
                            "voice_settings": {"stability": 0.4, "similarity_boost": 0.8}, "seed": 7,
@@ -117,3 +119,16 @@ def test_elevenlabs_without_key_says_how_to_set_it(tmp_path, monkeypatch):
     monkeypatch.delenv("ELEVENLABS_API_KEY", raising=False)
     with pytest.raises(VoiceError, match="set ELEVENLABS_API_KEY"):
         Narrator(VoiceConfig(engine="elevenlabs", voice="v"), tmp_path)
+
+
+def test_headerless_pcm_output_is_decoded(fake, tmp_path):
+    voice = VoiceConfig(engine="elevenlabs", voice="voice123", output_format="pcm_44100")
+    (phrase,) = Narrator(voice, tmp_path, api_key=KEY, base_url=fake.url).synthesize([Beat("a", "Hi.", 1, 0)]).values()
+    assert 0.55 < phrase.duration < 0.65  # 0.6 s of tone at 44.1 kHz, read as such
+
+
+def test_raw_format_arguments():
+    from demo.ffargs import raw_input_format
+    assert raw_input_format("pcm_24000") == ["-f", "s16le", "-ar", "24000", "-ac", "1"]
+    assert raw_input_format("ulaw_8000") == ["-f", "mulaw", "-ar", "8000", "-ac", "1"]
+    assert raw_input_format("mp3_44100_128") == []
