@@ -141,7 +141,7 @@ class PrivateNginx:
             if probe_generation(probe_url) is not None:
                 return "unchanged"
         for name, text in texts.items():
-            atomic_write(self.candidate_dir / name, text)
+            atomic_write(self.candidate_dir / name, text, durable=False)
         self.test("conf.candidate/nginx.conf")
         had_live = all(p.exists() for p in live.values())
         for name, path in live.items():

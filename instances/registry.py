@@ -17,14 +17,19 @@ from instances.errors import InstancesError
 VERSION = 1
 
 
-def atomic_write(path: Path, text: str, mode: int = 0o644) -> None:
+def atomic_write(path: Path, text: str, mode: int = 0o644, durable: bool = True) -> None:
+    """Replace PATH with TEXT so readers see the old or the new file, never half of one.
+
+    DURABLE fsyncs before the rename; files that are regenerated from the registry anyway
+    (nginx candidates) skip it, which matters when the disk is busy."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
