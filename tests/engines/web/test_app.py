@@ -47,7 +47,8 @@ def test_unknown_api_path_answers_json_404(client):
 def test_static_assets_are_served_without_external_hosts(client):
     html = client.get("/go").get_data(as_text=True)
     assert "http://" not in html and "https://" not in html
-    for asset in ("arcade.css", "go/app.js", "go/board.js", "go/api.js", "go/analysis.js", "go/coords.js"):
+    for asset in ("arcade.css", "go/app.js", "go/board.js", "go/api.js", "go/analysis.js", "go/coords.js",
+                  "go/keys.js", "go/download.js"):
         response = client.get(f"/static/{asset}")
         assert response.status_code == 200, asset
         body = response.get_data(as_text=True)

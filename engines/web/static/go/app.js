@@ -3,6 +3,8 @@
 import { makeApi, ApiError } from "./api.js";
 import { renderBoard, onVertexClick, emptyBoard } from "./board.js";
 import { renderAnalysis, clearAnalysis } from "./analysis.js";
+import { bindKeys } from "./keys.js";
+import { saveText } from "./download.js";
 
 const root = document.getElementById("go-app");
 const api = makeApi(root.dataset);
@@ -242,13 +244,7 @@ function scheduleLiveAnalysis() {
 
 async function downloadSgf() {
   const { sgf, filename } = await api.sgfExport(ui.game);
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([sgf], { type: "application/x-go-sgf" }));
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  saveText(sgf, filename, "application/x-go-sgf");
 }
 
 async function uploadSgf(file) {
@@ -291,9 +287,10 @@ function bind() {
   $("sgf-download").addEventListener("click", () => downloadSgf().catch((e) => message(e.message, "error")));
   $("sgf-upload").addEventListener("change", (e) => e.target.files[0] && uploadSgf(e.target.files[0]));
   for (const c of ["b", "w"]) $(`player-${c}`).addEventListener("change", () => { render(); engineTurn(); });
-  document.addEventListener("keydown", onKey);
+  bindKeys(document, KEYS);
 }
 
+const toggle = (id) => () => { $(id).checked = !$(id).checked; render(); };
 const KEYS = {
   ArrowLeft: () => seek(ui.cursor - 1),
   ArrowRight: () => seek(ui.cursor + 1),
@@ -303,20 +300,9 @@ const KEYS = {
   p: () => playMove("pass"),
   u: undo,
   a: analyze,
-  o: () => { $("ownership").checked = !$("ownership").checked; render(); },
-  l: () => { $("live").checked = !$("live").checked; render(); },
+  o: toggle("ownership"),
+  l: toggle("live"),
 };
-
-function onKey(event) {
-  // Keys typed into a text or number field (or a select) are the field's own.
-  const tag = event.target.tagName;
-  const typing = tag === "INPUT" && !["range", "checkbox", "file"].includes(event.target.type);
-  if (typing || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return;
-  const action = KEYS[event.key];
-  if (!action) return;
-  event.preventDefault();
-  action();
-}
 
 bind();
 render(); // first paint: the empty board, before the server answers
