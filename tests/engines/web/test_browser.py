@@ -5,6 +5,8 @@ import re
 import httpx
 import pytest
 
+from engines.go.coords import from_gtp
+
 TINY = "20"  # playouts: the engine answers in milliseconds, the test stays fast
 
 
@@ -139,6 +141,12 @@ def test_analysis_panel_and_ownership_overlay(page, site):
     assert rows.count() > 0
     assert re.search(r"Black [\d.]+% · White [\d.]+%", page.text_content("#winrate-text"))
     assert page.locator("#board .candidate").count() > 0
+    page.locator("#candidates tr").nth(1).hover()  # the row's point is ringed on the board
+    ringed = page.locator("#candidates tr").nth(1).get_attribute("data-move")
+    ring = page.locator("#board .highlight")
+    assert (int(ring.get_attribute("cx")), int(ring.get_attribute("cy"))) == from_gtp(ringed, 9)
+    page.mouse.move(5, 5)
+    assert page.locator("#board .highlight").count() == 0
     page.keyboard.press("o")
     assert page.locator("#board .heat").count() > 0
     page.keyboard.press("o")

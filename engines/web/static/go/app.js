@@ -19,6 +19,7 @@ const ui = {
   running: false,     // auto-advance (AI vs AI, replay)
   busy: false,
   busyKind: null,     // "move" or "analysis": a human move may interrupt an analysis
+  hoverMove: null,    // the candidate row under the pointer, ringed on the board
   generation: 0,      // bumps on every record change; stale answers are dropped
   controller: null,   // aborts the request in flight when the record changes
 };
@@ -54,6 +55,7 @@ function render() {
     dead: over && ui.state.result ? ui.state.result.dead : [],
     ownership: analysis && $("ownership").checked ? analysis.ownership : null,
     candidates: analysis ? analysis.candidates.slice(0, 5).map((c) => c.move) : [],
+    highlight: analysis ? ui.hoverMove : null,
   });
   const n = ui.game.moves.length;
   $("scrub").max = n;
@@ -273,7 +275,13 @@ function bind() {
   $("analyze").addEventListener("click", analyze);
   $("ownership").addEventListener("change", render);
   $("live").addEventListener("change", render);
-  // A candidate row plays its move (the server still judges it).
+  // Hovering a candidate row rings its point; clicking plays it (the server still judges it).
+  $("candidates").addEventListener("mouseover", (e) => {
+    const row = e.target.closest("tr[data-move]");
+    const move = row ? row.dataset.move : null;
+    if (move !== ui.hoverMove) { ui.hoverMove = move; render(); }
+  });
+  $("candidates").addEventListener("mouseleave", () => { ui.hoverMove = null; render(); });
   $("candidates").addEventListener("click", (e) => {
     const row = e.target.closest("tr[data-move]");
     if (row) playMove(row.dataset.move);

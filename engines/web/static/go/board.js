@@ -69,6 +69,8 @@ function markers(view) {
     const [x, y] = fromVertex(v, size);
     out += `<path class="dead-mark" d="M${x - 0.2} ${y - 0.2}L${x + 0.2} ${y + 0.2}M${x + 0.2} ${y - 0.2}L${x - 0.2} ${y + 0.2}" data-dead="${v}"/>`;
   }
+  const hl = fromVertex(view.highlight, size);
+  if (hl) out += `<circle class="highlight" cx="${hl[0]}" cy="${hl[1]}" r="0.5"/>`;
   (view.candidates || []).forEach((v, i) => {
     const p = fromVertex(v, size);
     if (!p) return;
@@ -92,7 +94,7 @@ function hitAreas(size, board) {
 }
 
 // view: {size, board: rows of ".bw", toMove, lastMove, dead: [vertex], ownership: rows|null,
-//        candidates: [vertex]}
+//        candidates: [vertex], highlight: vertex|null}
 export function renderBoard(svg, view) {
   const size = view.size;
   const dead = new Set((view.dead || []).map((v) => fromVertex(v, size).join(",")));
