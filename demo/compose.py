@@ -144,8 +144,12 @@ def compose_dir(out_dir: str, settings: Settings | None = None, script: str | No
     done = _stage(progress, "plan")
     plan = load_plan(script or saved["script"], settings.base_url)
     if plan.action_signature() != old_plan.action_signature():
-        raise ComposeError("the script's steps changed since the recording (only narration text may change "
-                           "for a re-compose): run `demo record` again")
+        new_sig, old_sig = plan.action_signature(), old_plan.action_signature()
+        at = next((i for i, (a, b) in enumerate(zip(new_sig, old_sig)) if a != b), min(len(new_sig), len(old_sig)))
+        where = (f"line {plan.steps[at].line}: {plan.steps[at].describe()}" if at < len(plan.steps)
+                 else f"the recording has {len(old_sig) - at} more step(s)")
+        raise ComposeError(f"the script's steps changed since the recording ({where}); only narration text "
+                           "may change for a re-compose: run `demo record` again")
     say = {b.name: b.say for b in plan.beats}
     timeline["beats"] = [{**b, "say": say[b["name"]]} for b in timeline["beats"]]
     media.write_atomic(work / "plan.json", plan.to_json())
