@@ -187,3 +187,32 @@ def test_first_change_ignores_the_cursor_and_finds_the_page_change():
     assert stamps.first_change(blank, [cursor_only], w, mask) is None
     noise = with_box(blank, 0, 0, 50, 50, value=stamps.PIXEL_DELTA)  # JPEG noise level: not a change
     assert stamps.first_change(blank, [noise], w, mask) is None
+
+
+def test_report_escapes_narration_and_shows_the_figures():
+    from demo import report
+    beats = [{"name": "open", "t": 0.0, "say": "<script>alert(1)</script> & more"},
+             {"name": "click", "t": 2.0, "say": "Click."}]
+    figures = {"sync": {"ok": True, "p95_ms": 0.4, "p50_ms": 0.1, "missing": 0, "target_ms": 40.0},
+               "loudness": {"integrated": -16.1, "true_peak": -2.0, "ok": True}, "peak_spread_db": 0.3,
+               "leadin_s": 0.0, "trim_s": 1.23456, "mode": "screencast",
+               "delays": [{"beat": "click", "by": 1.5, "phrase_of": "open"}],
+               "beats": [{"name": "open", "t": 0.0, "onset": 0.0, "error_ms": 0.0, "peak_db": -2.1},
+                         {"name": "click", "t": 2.0, "onset": 2.0004, "error_ms": 0.4, "peak_db": -2.2}]}
+    html = report.render(beats, {"open": 1.5, "click": 1.0}, figures, "demo.mp4")
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in html
+    assert 'src="thumbs/001.jpg"' in html and "2.000" in html and "0.4" in html
+    assert "-16.1 LUFS" in html and "trimmed 1.23 s" in html and "click by 1.5 s (phrase of open)" in html
+    assert 'class="phrase" style="left: 0.000%; width: 50.000%"' in html
+
+
+def test_check_rejects_a_malformed_beats_file(tmp_path):
+    from click.testing import CliRunner
+
+    from demo.cli import main
+    video = tmp_path / "v.mp4"
+    video.write_bytes(b"not really a video")
+    beats = tmp_path / "beats.json"
+    beats.write_text('{"name": "x"}')
+    result = CliRunner().invoke(main, ["check", str(video), str(beats)])
+    assert result.exit_code == 1 and "expected a JSON array of {name, t, say}" in result.output
