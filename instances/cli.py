@@ -48,9 +48,9 @@ def up(target, name, no_checks, as_json):
     mgr = _run(lambda: _manager(quiet=as_json))
     try:
         result = mgr.up(target, name=name, run_checks=not no_checks)
-    except ChecksFailed as exc:
+    except ChecksFailed as exc:  # the instance is up: say what failed, still print the URL last
         click.echo(f"Error: {exc}", err=True)
-        click.echo(mgr.url(mgr.plan(target, name)[1]))
+        click.echo(json.dumps(exc.result) if as_json else exc.result["url"])
         sys.exit(1)
     except InstancesError as exc:
         raise click.ClickException(str(exc)) from None

@@ -258,7 +258,9 @@ class Instances:
         result["pm"] = note or "logged"
         if any(not c.ok for c in results):
             failed = "; ".join(f"{c.name}: {c.detail}" for c in results if not c.ok)
-            raise ChecksFailed(f"{name} is up at {result['url']} but sub-path checks failed: {failed}")
+            error = ChecksFailed(f"{name} is up at {result['url']} but sub-path checks failed: {failed}")
+            error.result = result
+            raise error
         return result
 
     def _result(self, name, started, results, already=False) -> dict:
