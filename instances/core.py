@@ -217,29 +217,31 @@ class Instances:
     def up(self, target: str, name: str | None = None, run_checks: bool = True) -> dict:
         started = time.monotonic()
         branch, name, task = self.plan(target, name)
-        records = self.registry.instances()
-        rec = records.get(name)
-        if rec and rec["branch"] != branch:
-            raise AlreadyExists(f"instance {name} already serves branch {rec['branch']}; pass --name for {branch}")
-        if rec and rec.get("state") == "running" and procs.find(rec.get("process")):
+        # Decide and lease in one registry transaction, so concurrent `up`s of one instance
+        # start exactly one service: the others see it starting (error) or running (its URL).
+        with self.registry.transaction() as data:
+            other = data["instances"].get(name)
+            if other and other["branch"] != branch:
+                raise AlreadyExists(f"instance {name} already serves branch {other['branch']}; pass --name for {branch}")
+            already = bool(other and other.get("state") == "running" and procs.find(other.get("process")))
+            if not already:
+                if other and other.get("state") == "starting" and procs.find(
+                        {"pid": other.get("owner_pid"), "create_time": other.get("owner_time")}):
+                    raise AlreadyExists(f"instance {name} is being started by process {other['owner_pid']}")
+                if other:
+                    other["state"] = "stopped"  # a stale record of this very instance is not in the way
+                self._admit(data)
+                port = lease_port(data)
+                me = procs.find_self()
+                data["instances"][name] = {
+                    **(other or {}), "name": name, "branch": branch, "task": task, "port": port,
+                    "state": "starting", "owner_pid": me["pid"], "owner_time": me["create_time"],
+                    "worktree": str(self.worktree(name)), "created": (other or {}).get("created", _now()),
+                }
+        if already:
             self.progress(f"{name} is already running")
             self.sync_nginx()
             return self._result(name, started, [], already=True)
-        with self.registry.transaction() as data:
-            other = data["instances"].get(name)
-            if other and other.get("state") == "starting" and procs.find(
-                    {"pid": other.get("owner_pid"), "create_time": other.get("owner_time")}):
-                raise AlreadyExists(f"instance {name} is being started by process {other['owner_pid']}")
-            if other:
-                other["state"] = "stopped"  # a stale record of this very instance is not in the way
-            self._admit(data)
-            port = lease_port(data)
-            me = procs.find_self()
-            data["instances"][name] = {
-                **(other or {}), "name": name, "branch": branch, "task": task, "port": port,
-                "state": "starting", "owner_pid": me["pid"], "owner_time": me["create_time"],
-                "worktree": str(self.worktree(name)), "created": (other or {}).get("created", _now()),
-            }
         try:
             self._prepare_worktree(name, branch)
             self._start(name, port)
