@@ -35,6 +35,7 @@ def main():
     Run inside a git repository with an instances.toml. `instances up 412` (a pm task id) or
     `instances up BRANCH` makes a worktree for the branch, starts the app on a leased
     127.0.0.1 port, routes /NAME/ to it through a private nginx and prints the URL.
+    Where a command takes NAME, the instance's branch or task id works too.
     """
 
 
