@@ -62,6 +62,7 @@ def worktrees(root: Path) -> list[dict]:
 def add_worktree(root: Path, path: Path, branch: str, base: str) -> bool:
     """Check BRANCH out at PATH, creating it from BASE when it does not exist. True if created."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    git("worktree", "prune", cwd=root, check=False)  # forget worktrees whose directory was deleted
     if branch_exists(root, branch):
         for wt in worktrees(root):
             if wt["branch"] == branch:
@@ -69,6 +70,9 @@ def add_worktree(root: Path, path: Path, branch: str, base: str) -> bool:
                                "a branch can be checked out in one worktree only")
         git("worktree", "add", "--", str(path), branch, cwd=root)
         return False
+    if not branch_exists(root, base):
+        raise GitError(f"cannot branch {branch} from {base}: there is no branch {base} in {root}; "
+                       "set main_branch in instances.toml")
     git("worktree", "add", "-b", branch, "--", str(path), base, cwd=root)
     return True
 

@@ -307,3 +307,20 @@ def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_rep
     finally:
         for server in servers:
             server.shutdown()
+
+
+def test_a_deleted_worktree_is_recreated_and_a_missing_main_is_named(mgr, app_repo):
+    import shutil
+
+    from instances.config import load_config
+    from instances.errors import GitError
+
+    mgr.up("feature/gone", run_checks=False)
+    mgr.down("feature-gone")
+    shutil.rmtree(mgr.worktree("feature-gone"))  # someone cleaned up by hand
+    assert mgr.up("feature/gone", run_checks=False)["already_running"] is False
+    assert mgr.ls()[0]["state"] == "healthy"
+    write_toml(app_repo, mgr.config.listen[1], extra_top='main_branch = "trunk"')
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(GitError, match="no branch trunk .*set main_branch in instances.toml"):
+        mgr.up("feature/new")
