@@ -115,6 +115,8 @@ def bench_size(work: str, n: int, runs: int, full: bool) -> dict:
     took = make_tracker(root, n)
     print(f"\n{n:,} tasks (generated with one `pm import` in {took:.1f} s, one commit)")
     env = env_for(root)
+    report("baseline: python -c pass (interpreter only)",
+           [timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
     cold, cold_cpu = timed(PM + ["ls"], env)
     print(f"  {'pm ls, cold listing cache':<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
     out = {"ls": report("pm ls", [timed(PM + ["ls"], env) for _ in range(runs)], 0.3 if n <= 10000 else 3.0)}

@@ -13,6 +13,7 @@ import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import attrgetter
 
 from pm import gitrepo, graph, store, taskfile
 from pm.errors import (Conflict, InvalidValue, NothingReady, ParseError, PmError, RoleRefused,
@@ -57,6 +58,9 @@ class AuditFinding:
     task_id: int
     change: str  # e.g. "'' -> '3'"
     problem: str
+
+
+_by_id = attrgetter("id")
 
 
 def _task_from_summary(name: str, s: tuple) -> Task:
@@ -131,7 +135,7 @@ class Tracker:
     def all(self) -> list[Task]:
         """Every well-formed task as a summary (sections and log left empty), by id."""
         tasks = [_task_from_summary(n, s) for n, s in self._summaries().items() if s]
-        tasks.sort(key=lambda t: (t.id, t.path))
+        tasks.sort(key=_by_id)  # ids are unique but for faults lint reports; stable anyway
         return tasks
 
     def malformed(self) -> list[str]:
@@ -145,6 +149,8 @@ class Tracker:
             return None if value is None else ({value} if isinstance(value, str) else set(value))
         statuses, priorities, kinds = as_set(status), as_set(priority), as_set(kind)
         needle = text.lower() if text else None
+        if not (statuses or priorities or kinds or needle) and sprint is None:
+            return self.all()
         out = []
         for t in self.all():
             if statuses and t.status not in statuses:
