@@ -11,8 +11,11 @@ from instances.errors import ChecksFailed, InstancesError
 def run_checks(mgr, name: str, path: Path, port: int | None):
     argv = fill(mgr.config.checks, mgr.python)
     mgr.progress(f"checks: {' '.join(argv)}")
-    result = subprocess.run(argv, cwd=path, capture_output=True, text=True, env=mgr.service_env(name, port or 0),
-                            stdin=subprocess.DEVNULL)
+    try:
+        result = subprocess.run(argv, cwd=path, capture_output=True, text=True, env=mgr.service_env(name, port or 0),
+                                stdin=subprocess.DEVNULL)
+    except OSError as exc:
+        raise ChecksFailed(f"cannot run checks command {argv[0]!r} ({exc.strerror}); fix checks in instances.toml") from None
     if result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
         raise ChecksFailed(f"checks for {name} failed (exit {result.returncode}); nothing merged:\n{tail}")
@@ -21,7 +24,9 @@ def run_checks(mgr, name: str, path: Path, port: int | None):
 def approve(mgr, target: str, run_app_checks: bool = True) -> dict:
     rec = mgr.resolve(target)
     name, path, branch = rec["name"], Path(rec["worktree"]), rec["branch"]
-    dirty = gitops.dirty_paths(path, mgr.config.copy) if path.exists() else []
+    if not path.exists():
+        raise InstancesError(f"{name}'s worktree {path} is missing: `instances up {name}` recreates it from its branch")
+    dirty = gitops.dirty_paths(path, mgr.config.copy)
     if dirty:
         raise InstancesError(f"{path} has uncommitted changes ({', '.join(dirty[:5])}); commit them first, then approve")
     if run_app_checks and mgr.config.checks:

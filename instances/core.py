@@ -305,8 +305,11 @@ class Instances:
         log = self.log_path(name)
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as fh:
-            result = subprocess.run(argv, cwd=path, env=self.service_env(name, 0), stdout=fh, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL)
+            try:
+                result = subprocess.run(argv, cwd=path, env=self.service_env(name, 0), stdout=fh,
+                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            except OSError as exc:
+                raise StartFailed(f"cannot run setup command {argv[0]!r} ({exc.strerror}); fix setup in instances.toml") from None
         if result.returncode != 0:
             raise StartFailed(f"setup command for {name} exited {result.returncode}; last log lines:\n{procs.tail(log)}")
 

@@ -23,6 +23,14 @@ from instances.procs import group_members, wait_gone
 from instances.registry import atomic_write
 
 NGINX_BIN = os.environ.get("INSTANCES_NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True)
+    except OSError as exc:
+        raise NginxError(f"cannot run {argv[0]} ({exc.strerror}); install nginx (Debian: apt-get install nginx) "
+                         "or set INSTANCES_NGINX to its path") from None
 VERIFY_TIMEOUT = 15.0  # generous: on a loaded 2-core machine a healthy reload took 5.6 s
 
 
@@ -99,7 +107,7 @@ class PrivateNginx:
 
     def start(self):
         self.kill_leftovers()
-        result = subprocess.run(self._argv(), capture_output=True, text=True)
+        result = _run(self._argv())
         if result.returncode != 0:
             detail = (result.stderr.strip() or result.stdout.strip()).splitlines()[-1:]
             raise NginxError(f"nginx did not start ({' '.join(detail)}); if its port is taken, set [nginx] listen "
@@ -120,7 +128,7 @@ class PrivateNginx:
         return True
 
     def test(self, conf: str) -> None:
-        result = subprocess.run(self._argv(conf, "-t", "-q"), capture_output=True, text=True)
+        result = _run(self._argv(conf, "-t", "-q"))
         if result.returncode != 0:
             raise NginxError(f"nginx rejected the new configuration, serving continues unchanged: "
                              f"{result.stderr.strip()}")
@@ -245,7 +253,7 @@ class SystemNginx:
         self.test_command = list(test_command)
 
     def _run(self, argv, what):
-        result = subprocess.run(argv, capture_output=True, text=True)
+        result = _run(argv)
         if result.returncode != 0:
             raise NginxError(f"{what} failed ({' '.join(argv)}): {result.stderr.strip()}")
 
@@ -269,7 +277,10 @@ class SystemNginx:
                 path.unlink(missing_ok=True)
             else:
                 atomic_write(path, old)
-            subprocess.run(self.reload_command, capture_output=True)
+            try:
+                _run(self.reload_command)
+            except NginxError:
+                pass  # the error being raised already says the reload command cannot run
             raise
         return "reloaded"
 

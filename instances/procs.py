@@ -10,6 +10,8 @@ from pathlib import Path
 
 import psutil
 
+from instances.errors import StartFailed
+
 # Two start times closer than this are the same process (psutil rounds to clock ticks).
 _START_TIME_SLACK = 0.05
 
@@ -27,10 +29,13 @@ def start_service(argv: list[str], cwd: Path, env: dict, log_path: Path) -> dict
     with open(log_path, "ab") as log:
         log.write(f"\n--- instances: starting {' '.join(argv)} at {time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode())
         log.flush()
-        proc = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True, close_fds=True,
-        )
+        try:
+            proc = subprocess.Popen(
+                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True, close_fds=True,
+            )
+        except OSError as exc:
+            raise StartFailed(f"cannot run {argv[0]!r} ({exc.strerror}); fix command in instances.toml") from None
     return {"pid": proc.pid, "pgid": proc.pid, "create_time": psutil.Process(proc.pid).create_time(), "token": token}
 
 

@@ -324,3 +324,14 @@ def test_a_deleted_worktree_is_recreated_and_a_missing_main_is_named(mgr, app_re
     mgr.config = load_config(app_repo, environ={})
     with pytest.raises(GitError, match="no branch trunk .*set main_branch in instances.toml"):
         mgr.up("feature/new")
+
+
+def test_missing_programs_are_named_not_tracebacks(mgr, app_repo):
+    from instances.config import load_config
+
+    text = (app_repo / "instances.toml").read_text().replace('"{python} app.py {port}"', '"no-such-server --port {port}"')
+    (app_repo / "instances.toml").write_text(text)
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(StartFailed, match=r"cannot run 'no-such-server' \(No such file or directory\); fix command"):
+        mgr.up("feature/nocmd")
+    assert mgr.registry.get("feature-nocmd")["port"] is None
