@@ -267,11 +267,7 @@ class SystemNginx:
             if self.test_command:
                 self._run(self.test_command, "nginx test")
             self._run(self.reload_command, "nginx reload")
-            deadline = time.monotonic() + timeout
-            while probe_generation(probe_url) != generation:
-                if time.monotonic() > deadline:
-                    raise NginxError(f"system nginx did not start serving generation {generation} at {probe_url}")
-                time.sleep(0.05)
+            self._verify(probe_url, generation, timeout)
         except NginxError:
             if old is None:
                 path.unlink(missing_ok=True)
@@ -283,6 +279,25 @@ class SystemNginx:
                 pass  # the error being raised already says the reload command cannot run
             raise
         return "reloaded"
+
+    @staticmethod
+    def _verify(probe_url: str, generation: int, timeout: float, settle: float = 0.15):
+        """The system master's workers are not ours to list, so an old worker that has not yet
+        stopped accepting is ruled out by time: the new generation must answer every probe
+        (each on a new connection) for SETTLE seconds."""
+        deadline = time.monotonic() + timeout
+        first_ok = None
+        while True:
+            now = time.monotonic()
+            if probe_generation(probe_url) == generation:
+                first_ok = first_ok or now
+                if now - first_ok >= settle:
+                    return
+            else:
+                first_ok = None
+            if now > deadline:
+                raise NginxError(f"system nginx did not start serving generation {generation} at {probe_url}")
+            time.sleep(0.01)
 
     def live_include(self) -> str | None:
         path = self.include_dir / INCLUDE_NAME
