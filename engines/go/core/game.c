@@ -82,7 +82,12 @@ int go_game_clear(go_game *g, int size)
     return GO_OK;
 }
 
-void go_game_set_komi(go_game *g, double komi) { g->komi = komi; }
+void go_game_set_komi(go_game *g, double komi)
+{
+    if (komi != g->komi)
+        go_search_reset(g);   /* the tree's values were measured against the old komi */
+    g->komi = komi;
+}
 double go_game_komi(const go_game *g) { return g->komi; }
 void go_game_set_superko(go_game *g, int on) { g->superko = on; }
 const go_board *go_game_board(const go_game *g) { return &g->board; }
