@@ -31,7 +31,7 @@ def records(draw):
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(records())
 def test_dumps_then_loads_is_identity(record):
     assert sgf.loads(sgf.dumps(record)) == record
