@@ -12,10 +12,9 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import httpx
 
 from instances import checks as subpath
-from instances import gitops, pm_link, procs
+from instances import gitops, pm_link, probe, procs
 from instances.config import AppConfig, fill, load_config, service_argv
 from instances.errors import AlreadyExists, BudgetExceeded, ChecksFailed, NginxError, NotFound, StartFailed
 from instances.names import (instance_name_for_branch, task_branch, task_id_of_branch,
@@ -337,30 +336,27 @@ class Instances:
         """Poll the health path (backing off from 20 ms to 250 ms) until it answers < 400."""
         health = f"http://127.0.0.1:{port}{self.health_path(name)}"
         deadline, delay, last = t0 + self.config.startup_timeout, 0.02, "no answer"
-        with httpx.Client(timeout=1.0, trust_env=False) as client:
-            while True:
-                if procs.find(identity) is None:
-                    raise StartFailed(f"{name} exited during startup; last log lines ({log}):\n{_tail_since(log, offset)}")
-                try:
-                    status = client.get(health).status_code
-                    if status < 400:
-                        if procs.listens_on(procs.find(identity), port):
-                            return
-                        procs.stop(identity)
-                        raise StartFailed(f"port {port} answers, but not from {name}'s process: another program "
-                                          f"took the port; run `instances up` again for a new port. Log ({log}):\n"
-                                          f"{_tail_since(log, offset)}")
-                    last = f"HTTP {status}"
-                except httpx.HTTPError as exc:
-                    last = type(exc).__name__
-                if time.monotonic() > deadline:
-                    procs.stop(identity)
-                    raise StartFailed(
-                        f"{name} did not answer {self.health_path(name)} within {self.config.startup_timeout:.0f}s "
-                        f"(last answer: {last}; fix health in instances.toml, or raise startup_timeout if it is "
-                        f"just slow); last log lines ({log}):\n{_tail_since(log, offset)}")
-                time.sleep(delay)
-                delay = min(delay * 1.5, 0.25)
+        while True:
+            if procs.find(identity) is None:
+                raise StartFailed(f"{name} exited during startup; last log lines ({log}):\n{_tail_since(log, offset)}")
+            status = probe.status(health, timeout=1.0)
+            if status is not None and status < 400:
+                if procs.listens_on(procs.find(identity), port):
+                    return
+                procs.stop(identity)
+                raise StartFailed(f"port {port} answers, but not from {name}'s process: another program took "
+                                  f"the port; run `instances up` again for a new port. Log ({log}):\n"
+                                  f"{_tail_since(log, offset)}")
+            if status is not None:
+                last = f"HTTP {status}"
+            if time.monotonic() > deadline:
+                procs.stop(identity)
+                raise StartFailed(
+                    f"{name} did not answer {self.health_path(name)} within {self.config.startup_timeout:.0f}s "
+                    f"(last answer: {last}; fix health in instances.toml, or raise startup_timeout if it is "
+                    f"just slow); last log lines ({log}):\n{_tail_since(log, offset)}")
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.25)
 
     def check(self, name: str) -> list:
         """The sub-path checks through nginx, plus: the service listens on loopback only."""

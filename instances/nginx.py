@@ -14,9 +14,9 @@ import subprocess
 import time
 from pathlib import Path
 
-import httpx
 import psutil
 
+from instances import probe
 from instances.errors import NginxError
 from instances.nginx_conf import GENERATION_PATH, INCLUDE_NAME
 from instances.procs import group_members, wait_gone
@@ -35,10 +35,11 @@ VERIFY_TIMEOUT = 15.0  # generous: on a loaded 2-core machine a healthy reload t
 
 
 def probe_generation(base_url: str, timeout: float = 0.5) -> int | None:
+    """The generation number nginx answers right now (each probe on a new connection)."""
+    answer = probe.get(base_url + GENERATION_PATH, timeout)
     try:
-        resp = httpx.get(base_url + GENERATION_PATH, timeout=timeout, trust_env=False)
-        return int(resp.text.strip()) if resp.status_code == 200 else None
-    except (httpx.HTTPError, ValueError):
+        return int(answer[1].strip()) if answer and answer[0] == 200 else None
+    except ValueError:
         return None
 
 

@@ -1,9 +1,7 @@
 """What `instances ls` shows: each instance's observed state, memory, age and git position."""
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
-
-from instances import gitops, procs
+from instances import gitops, probe, procs
 from instances.core import _iso, _now
 
 
@@ -24,10 +22,8 @@ def observed_state(mgr, rec: dict, proc) -> str:
         return "stopped"
     if proc is None:
         return "dead" if state == "running" else "starting"
-    try:
-        code = httpx.get(f"http://127.0.0.1:{rec['port']}{mgr.health_path(rec['name'])}",
-                         timeout=1.0, trust_env=False).status_code
-    except httpx.HTTPError:
+    code = probe.status(f"http://127.0.0.1:{rec['port']}{mgr.health_path(rec['name'])}", timeout=1.0)
+    if code is None:
         return "unhealthy" if state == "running" else "starting"
     if state != "running":
         return "starting"
