@@ -270,9 +270,8 @@ class Budget:
 class GtpSession:
     """Maps GTP commands onto a GoEngine. ``handle`` never raises: errors become ``?`` replies."""
 
-    def __init__(self, engine, budget: Budget | None = None, komi: float = 7.5):
+    def __init__(self, engine, budget: Budget | None = None):
         self.engine = engine
-        self.komi = komi  # the binding has no getter; kept here for printsgf
         self.budget = budget or Budget()
         self.time_settings = TimeSettings()
         self.clocks: dict[str, ClockState] = {}
@@ -385,11 +384,7 @@ class GtpSession:
         self._reset_game()
 
     def cmd_komi(self, args):
-        self._set_komi(self._number(self._args(args, 1, "komi K")[0]))
-
-    def _set_komi(self, komi: float) -> None:
-        self.engine.set_komi(komi)
-        self.komi = komi
+        self.engine.set_komi(self._number(self._args(args, 1, "komi K")[0]))
 
     def cmd_play(self, args):
         color_text, vertex_text = self._args(args, 2, "play COLOR VERTEX")[:2]
@@ -493,7 +488,7 @@ class GtpSession:
         except Exception:  # noqa: BLE001
             raise GtpError(f"cannot load file (unacceptable size {record.size})") from None
         self._reset_game()
-        self._set_komi(record.komi)
+        self.engine.set_komi(record.komi)
         moves = record.moves if upto is None else record.moves[:max(0, upto - 1)]
         setup = [("b", p) for p in record.setup_black] + [("w", p) for p in record.setup_white]
         for color, point in setup + moves:
@@ -512,7 +507,7 @@ class GtpSession:
         history = list(self.engine.moves())
         setup, moves = history[:self.setup_count], history[self.setup_count:]
         return sgf.GameRecord(
-            size=self.size, komi=self.komi,
+            size=self.size, komi=float(self.engine.komi),
             rules="Chinese", black="", white="",
             setup_black=[p for c, p in setup if c == "b"],
             setup_white=[p for c, p in setup if c == "w"],
@@ -583,7 +578,7 @@ def run_gtp(stdin=None, stdout=None, engine=None) -> int:
                   "run `make venv` (pip install -e .) to build it", file=sys.stderr)
             return 1
         engine = GoEngine(size=19, komi=DEFAULT_KOMI)
-    session = GtpSession(engine, komi=DEFAULT_KOMI)
+    session = GtpSession(engine)
     try:
         for line in stdin:
             reply = session.respond(line)

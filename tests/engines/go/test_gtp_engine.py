@@ -17,7 +17,7 @@ ENGINES = Path(sys.executable).parent / "engines"
 @pytest.fixture
 def session():
     engine = GoEngine(size=9, komi=7.0, seed=1)
-    yield GtpSession(engine, budget=Budget(playouts=300, seconds=None), komi=7.0)
+    yield GtpSession(engine, budget=Budget(playouts=300, seconds=None))
     engine.close()
 
 
