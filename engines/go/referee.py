@@ -115,8 +115,9 @@ class Referee:
     """Judges finished games with its own GNU Go process per game (nothing carries over)."""
 
     def __init__(self, gnugo: str = GNUGO, level: int = 10, playout_level: int | None = None,
-                 timeout: float = 300.0):
+                 timeout: float = 300.0, seed: int = 1):
         self.gnugo = gnugo
+        self.seed = seed  # fixed, so the same record always gets the same verdict
         self.level = level
         self.playout_level = level if playout_level is None else playout_level
         self.timeout = timeout
@@ -132,7 +133,7 @@ class Referee:
             return Verdict(f"{winner.upper()}+{mark}", winner,
                            reason + (f": {ending.detail}" if ending.detail else ""))
         argv = [self.gnugo, "--mode", "gtp", "--chinese-rules", "--level", str(self.level),
-                "--komi", f"{record.komi:g}", "--capture-all-dead"]
+                "--komi", f"{record.komi:g}", "--capture-all-dead", "--seed", str(self.seed)]
         try:
             with GtpClient(argv, name="referee (GNU Go)", timeout=self.timeout) as gnugo:
                 return self._count(gnugo, record, ending)
