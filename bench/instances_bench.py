@@ -11,6 +11,8 @@
 Run: .venv/bin/python bench/instances_bench.py [--reloads 100] [--clients 16]
 """
 import argparse
+import base64
+import http.client
 import os
 import platform
 import shutil
@@ -107,9 +109,12 @@ def bench_direct_start(repo: Path, count: int) -> list[float]:
 
 
 def client_loop(base_url, creds, names, clients, stop, results):
-    """CLIENTS threads in this (separate) process, each opening a new connection per request."""
+    """CLIENTS threads in this (separate) process, each opening a new connection per request
+    (http.client: an httpx call builds a TLS context each time and would throttle the load)."""
     counts = {"ok": 0, "failed": 0, "slow_ok": 0, "errors": []}
     lock = threading.Lock()
+    host, port = base_url.removeprefix("http://").split(":")
+    auth_header = "Basic " + base64.b64encode(f"{creds[0]}:{creds[1]}".encode()).decode()
 
     def client(idx: int):
         n = 0
@@ -117,12 +122,17 @@ def client_loop(base_url, creds, names, clients, stop, results):
             name = names[(idx + n) % len(names)]
             slow = idx % 4 == 0  # a quarter of the clients keep 300 ms requests in flight
             path = f"/{name}/sleep/300" if slow else f"/{name}/"
-            try:  # no shared client: every request opens a new connection
-                resp = httpx.get(base_url + path, auth=creds, trust_env=False, timeout=10)
-                good = resp.status_code == 200
-                err = None if good else f"HTTP {resp.status_code} on {path}"
-            except httpx.HTTPError as exc:
+            conn = http.client.HTTPConnection(host, port, timeout=10)
+            try:  # a new connection for every request
+                conn.request("GET", path, headers={"Authorization": auth_header})
+                resp = conn.getresponse()
+                resp.read()
+                good = resp.status == 200
+                err = None if good else f"HTTP {resp.status} on {path}"
+            except (OSError, http.client.HTTPException) as exc:
                 good, err = False, f"{type(exc).__name__} on {path}"
+            finally:
+                conn.close()
             with lock:
                 counts["ok" if good else "failed"] += 1
                 counts["slow_ok"] += int(good and slow)
