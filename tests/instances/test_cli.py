@@ -117,3 +117,14 @@ def test_up_json_and_nginx_commands(run):
     assert run("nginx", "sync", "--reload").stdout.strip() == "reloaded"
     assert run("nginx", "stop").stdout.strip() == "stopped"
     assert run("nginx", "sync").stdout.strip() == "started"
+
+
+def test_a_corrupt_registry_is_named_with_the_fix(run):
+    state = run.mgr.state
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "registry.json").write_text('{"instances": {')
+    result = run("ls")
+    assert result.exit_code == 1
+    assert "registry.json is not valid JSON" in result.stderr and "instances doctor" in result.stderr
+    (state / "registry.json").unlink()  # the fix the message names
+    assert run("ls").exit_code == 0
