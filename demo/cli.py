@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -78,16 +79,30 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
 def record(script, out_dir, base_url, task, paint_timeout, as_json, quiet, **voice):
-    """Record SCRIPT (a Python file defining `def run(d):`) into a narrated MP4 in --out."""
+    """Record SCRIPT (a Python file defining `def run(d):`) into a narrated MP4 in --out.
+
+    A page behind HTTP basic auth (a private review URL) is recorded with the credentials in
+    DEMO_HTTP_CREDENTIALS="user:password" (an environment variable, so they reach no log or argv).
+    """
     from demo.compose import Settings, record_demo
 
     try:
         cache = voice.pop("cache_dir")
-        settings = Settings(voice=_voice(**voice), cache_dir=cache, base_url=base_url, paint_timeout=paint_timeout)
+        settings = Settings(voice=_voice(**voice), cache_dir=cache, base_url=base_url, paint_timeout=paint_timeout,
+                            http_credentials=_http_credentials(os.environ.get("DEMO_HTTP_CREDENTIALS")))
         result = _run(lambda: record_demo(script, out_dir, settings, _progress(quiet)), task, out_dir)
     except DemoError as exc:
         _fail(exc)
     _print_result(result, as_json)
+
+
+def _http_credentials(value: str | None) -> dict | None:
+    if not value:
+        return None
+    user, sep, password = value.partition(":")
+    if not sep or not user:
+        raise click.UsageError("DEMO_HTTP_CREDENTIALS must be USER:PASSWORD")
+    return {"username": user, "password": password}
 
 
 def _run(job, task, out_dir):

@@ -38,6 +38,7 @@ class Settings:
     cache_dir: str | None = None
     base_url: str | None = None
     paint_timeout: float = 15.0
+    http_credentials: dict | None = None  # {"username", "password"} for a private review URL
     elevenlabs_base_url: str | None = None
     client_options: dict | None = None
 
@@ -79,7 +80,8 @@ def record_demo(script: str, out_dir: str, settings: Settings, progress: Progres
     from demo.recorder import record  # Playwright is imported only when a browser is needed
 
     done = _stage(progress, "record")
-    recording = record(plan, {k: p.duration for k, p in phrases.items()}, work, progress, settings.paint_timeout)
+    recording = record(plan, {k: p.duration for k, p in phrases.items()}, work, progress, settings.paint_timeout,
+                       settings.http_credentials)
     recording.save(work / "recording.json")
     for d in recording.delays:
         progress(f"record: phrase of beat {d['phrase_of']!r} delayed beat {d['beat']!r} by {d['by']:.2f} s")

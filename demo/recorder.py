@@ -391,7 +391,7 @@ class LiveDirector:
 
 
 def record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable[[str], None],
-           paint_timeout: float = 15.0) -> Recording:
+           paint_timeout: float = 15.0, http_credentials: dict | None = None) -> Recording:
     """Replay the plan with the screencast on; fall back to stills when the page never paints.
 
     Runs in a thread of its own: Playwright's sync API refuses to start in a thread where another
@@ -401,7 +401,7 @@ def record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable
 
     stop = threading.Event()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo-record") as pool:
-        job = pool.submit(_record, plan, durations, out_dir, log, paint_timeout, stop)
+        job = pool.submit(_record, plan, durations, out_dir, log, paint_timeout, stop, http_credentials)
         try:
             return job.result()
         except KeyboardInterrupt:
@@ -410,7 +410,8 @@ def record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable
 
 
 def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callable[[str], None],
-            paint_timeout: float, stop: threading.Event) -> Recording:
+            paint_timeout: float, stop: threading.Event,
+            http_credentials: dict | None = None) -> Recording:
     from playwright.sync_api import sync_playwright
 
     frames_dir = out_dir / "frames"
@@ -419,11 +420,13 @@ def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callabl
         old.unlink()
     owners = stamp_owner(plan)
     stamps_for = {owner for owner in owners.values() if owner is not None}
+    # Basic-auth credentials (a private review URL) go to every context, never to a log.
+    auth = {"http_credentials": http_credentials} if http_credentials else {}
     with sync_playwright() as pw:
         chromium = browser_mod.launch(pw)
         try:
             context = chromium.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]},
-                                           device_scale_factor=1)
+                                           device_scale_factor=1, **auth)
             context.add_init_script(CURSOR_JS)
             page = context.new_page()
             cdp = context.new_cdp_session(page)
@@ -445,7 +448,7 @@ def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callabl
             except NeverPainted as exc:
                 log(f"record: {exc}; falling back to stills with a Ken Burns pan")
                 context.close()
-                return record_stills(plan, durations, out_dir, chromium, log)
+                return record_stills(plan, durations, out_dir, chromium, log, auth)
             try:
                 cdp.send("Page.stopScreencast")
             except Exception:
@@ -472,7 +475,8 @@ font-family:DejaVu Sans,sans-serif;background:#1d2330 {bg} center/cover no-repea
 <div style="font-size:34px;line-height:1.3;margin-top:8px">{say}</div></div></body></html>"""
 
 
-def record_stills(plan: Plan, durations: dict[str, float], out_dir: Path, chromium, log) -> Recording:
+def record_stills(plan: Plan, durations: dict[str, float], out_dir: Path, chromium, log,
+                  auth: dict | None = None) -> Recording:
     """Fallback: a still per beat (a screenshot of the page if one can be taken, else a title card)
     on a timeline set by the narration alone."""
     from html import escape
@@ -481,7 +485,7 @@ def record_stills(plan: Plan, durations: dict[str, float], out_dir: Path, chromi
     stills_dir.mkdir(parents=True, exist_ok=True)
     url = next(s.args["url"] for s in plan.steps if s.kind == "goto")
     background = ""
-    shot = _try_screenshot(chromium, url, log)
+    shot = _try_screenshot(chromium, url, log, auth or {})
     if shot:
         background = f"url(data:image/jpeg;base64,{base64.b64encode(shot).decode()})"
     context = chromium.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})
@@ -502,8 +506,8 @@ def record_stills(plan: Plan, durations: dict[str, float], out_dir: Path, chromi
     return Recording(mode="stills", beats=beats, end=round(end, 6), stills=stills)
 
 
-def _try_screenshot(chromium, url: str, log) -> bytes | None:
-    context = chromium.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})
+def _try_screenshot(chromium, url: str, log, auth: dict) -> bytes | None:
+    context = chromium.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]}, **auth)
     try:
         page = context.new_page()
         page.goto(url, wait_until="commit", timeout=5000)

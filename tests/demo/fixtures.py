@@ -1,6 +1,7 @@
 """A local fixture site for demo tests: served on a free 127.0.0.1 port from a thread."""
 from __future__ import annotations
 
+import base64
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,9 +25,21 @@ HANG_PAGE = """<!doctype html><html><head><title>hang</title></head><body>
 <script>while (true) {}</script><p>never shown</p></body></html>"""
 
 
+# /private answers only with these basic-auth credentials (like a review URL behind nginx).
+PRIVATE_AUTH = "Basic " + base64.b64encode(b"reviewer:s3cret-pass").decode()
+
+
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):  # noqa: N802 - http.server's naming
-        if self.path.startswith("/slow"):
+        if self.path.startswith("/private"):
+            if self.headers.get("Authorization") != PRIVATE_AUTH:
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="review"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            body = SLOW_PAGE
+        elif self.path.startswith("/slow"):
             time.sleep(0.6)
             body = SLOW_PAGE
         elif self.path.startswith("/hang"):

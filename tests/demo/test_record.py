@@ -193,3 +193,25 @@ def test_a_missing_element_stops_with_its_line(site, tmp_path, monkeypatch):
                                     "--cache-dir", str(tmp_path / "cache"), "-q"])
     assert cli.exit_code == 1
     assert "line 4: click(selector='#missing'): no visible element matches '#missing' within 1 s" in cli.output
+
+
+def test_a_page_behind_basic_auth_is_recorded_with_credentials_from_the_environment(site, tmp_path, monkeypatch):
+    script = tmp_path / "private_demo.py"
+    script.write_text(SCRIPT.replace("/slow", "/private"))
+    monkeypatch.setenv("DEMO_HTTP_CREDENTIALS", "reviewer:s3cret-pass")
+    cli = CliRunner().invoke(main, ["record", str(script), "--out", str(tmp_path / "out"), "--base-url", site.url,
+                                    "--paint-timeout", "5", "--cache-dir", str(tmp_path / "cache"), "--json"])
+    assert cli.exit_code == 0, cli.output
+    data = json.loads(cli.stdout)
+    assert data["figures"]["mode"] == "screencast"  # the page itself, not the stills fallback
+    assert "s3cret-pass" not in cli.output
+    frames = rgb_frames(data["video"])
+    assert min(f[2] - f[0] for f in frames[-5:]) > 60  # the click turned the private page blue
+
+
+def test_malformed_credentials_are_a_usage_error(tmp_path, monkeypatch):
+    script = tmp_path / "d.py"
+    script.write_text(SCRIPT)
+    monkeypatch.setenv("DEMO_HTTP_CREDENTIALS", "no-colon")
+    cli = CliRunner().invoke(main, ["record", str(script), "--out", str(tmp_path / "out")])
+    assert cli.exit_code == 2 and "DEMO_HTTP_CREDENTIALS must be USER:PASSWORD" in cli.output
