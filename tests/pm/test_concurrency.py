@@ -97,3 +97,16 @@ def test_kill_9_while_holding_the_lock_leaves_nothing_broken(tracker_dir):
     assert lint.returncode == 1 and "temp file left by an interrupted pm" in lint.stdout
     assert run_pm(tracker_dir, "doctor").returncode == 0
     assert run_pm(tracker_dir, "lint").returncode == 0
+
+
+def test_racing_claims_on_many_ready_tasks_each_get_a_different_one(tracker_dir):
+    for i in range(PROCS):
+        run_pm(tracker_dir, "new", f"ready task {i}", check=True)
+    procs = [subprocess.Popen(PM + ["claim", "--next"], env=pm_env(tracker_dir, session=f"m{i}"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i in range(PROCS)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * PROCS, outs
+    assert sorted(int(o) for o, _e in outs) == list(range(1, PROCS + 1))
+    owners = {t["owner"] for t in json.loads(run_pm(tracker_dir, "ls", "--json", check=True).stdout)}
+    assert owners == {f"worker/m{i}" for i in range(PROCS)}

@@ -34,6 +34,7 @@ def test_sample_tracker_step_builds_a_clean_engines_backlog(tour):
     assert {t.kind for t in tasks} >= {"bug", "feature", "task", "chore", "docs", "review", "spike"}
     assert tracker.ready() and tracker.blocked()
     assert tracker.lint() == []
+    assert tracker.audit() == []  # the sample's sprint came in through the ceo's import
     assert any(e.who == "worker/go-engineer" for e in tracker.get(3).log)
 
 
