@@ -313,11 +313,13 @@ def lint(as_json):
 
 
 @cli.command()
+@click.option("--renumber", is_flag=True,
+              help="Give tasks that share an id (two clones merged) fresh numbers; links follow.")
 @JSON
-def doctor(as_json):
+def doctor(renumber, as_json):
     """Repair what is safe to repair (overview, link targets, inverse links, temp files)."""
     from pm.lint import repair
-    fixed, left = repair(_tracker())
+    fixed, left = repair(_tracker(), renumber=renumber)
     if as_json:
         _emit({"fixed": fixed, "faults": [{"path": f.path, "line": f.line, "problem": f.problem}
                                           for f in left]})

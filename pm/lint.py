@@ -103,8 +103,10 @@ def lint_tracker(tracker) -> list[Fault]:
     return sorted(faults, key=lambda f: (f.path, f.line, f.problem))
 
 
-def repair(tracker) -> tuple[list[str], list[Fault]]:
-    """Fix the repairable faults under the lock, in one commit; (fixes made, faults left)."""
+def repair(tracker, renumber: bool = False) -> tuple[list[str], list[Fault]]:
+    """Fix the repairable faults under the lock, in one commit; (fixes made, faults left).
+    With renumber, a task whose id another task also has (two clones merged) gets the next
+    free number, and links that pointed at its file follow it."""
     fixed: list[str] = []
     with tracker._locked():
         docs, _faults = load_docs(tracker)
@@ -113,14 +115,19 @@ def repair(tracker) -> tuple[list[str], list[Fault]]:
                 # Under the lock no pm is writing: every temp file is a leftover.
                 os.unlink(os.path.join(tracker.tasks_dir, name))
                 fixed.append(f"removed tasks/{name}")
-        by_id = {}
+        touched, removed = {}, []
+        if renumber:
+            _renumber_duplicates(tracker, docs, touched, removed, fixed)
+        by_id, duplicated = {}, set()
         for rel, doc in docs.items():
-            by_id.setdefault(int(doc.value("id")), rel)
-        touched = {}
+            task_id = int(doc.value("id"))
+            if task_id in by_id:
+                duplicated.add(task_id)
+            by_id.setdefault(task_id, rel)
         for rel, doc in list(docs.items()):
             for index, (kind, other, href, _at) in enumerate(list(doc.links)):
-                if other not in by_id or other == int(doc.value("id")):
-                    continue
+                if other not in by_id or other == int(doc.value("id")) or other in duplicated:
+                    continue  # a duplicated id is ambiguous: leave its links for a person
                 target = os.path.basename(by_id[other])
                 if href != target:
                     doc.set_link_href(index, target)
@@ -138,8 +145,37 @@ def repair(tracker) -> tuple[list[str], list[Fault]]:
         overview_changed = tracker.write_overview()
         if overview_changed:
             fixed.append("overview.html regenerated")
-        paths = list(touched) + ["overview.html"]
+        paths = removed + list(touched) + ["overview.html"]
         if touched or overview_changed or tracker._dirty("overview.html"):
             tracker._commit(paths, "pm: doctor repairs")
         tracker._ensure_setup(force=True)
     return fixed, [f for f in lint_tracker(tracker) if not f.repairable]
+
+
+def _renumber_duplicates(tracker, docs: dict, touched: dict, removed: list, fixed: list) -> None:
+    """Keep the oldest task of each duplicated id; give the others fresh numbers."""
+    groups: dict[int, list[str]] = {}
+    for rel, doc in docs.items():
+        groups.setdefault(int(doc.value("id")), []).append(rel)
+    for old_id, rels in sorted(groups.items()):
+        if len(rels) < 2:
+            continue
+        rels.sort(key=lambda r: (docs[r].value("created"), r))
+        for rel in rels[1:]:
+            doc = docs.pop(rel)
+            new_id = tracker._reserve(tracker._names())
+            old_name = os.path.basename(rel)
+            new_rel = f"tasks/{new_id}-{old_name.split('-', 1)[1]}"
+            doc.path = new_rel
+            doc.set_meta("id", str(new_id))
+            doc.refresh_fields()
+            tracker._create(new_rel, doc.to_text())
+            tracker._remove(rel)
+            removed.append(rel)
+            docs[new_rel] = touched[new_rel] = doc
+            fixed.append(f"{rel} is now #{new_id} ({new_rel}); #{old_id} stays {rels[0]}")
+            for other_rel, other in docs.items():
+                for index, (_kind, target, href, _at) in enumerate(list(other.links)):
+                    if target == old_id and href == old_name:
+                        other.set_link_href(index, os.path.basename(new_rel), new_id)
+                        touched[other_rel] = other

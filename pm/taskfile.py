@@ -180,8 +180,10 @@ class Doc:
                 return True
         return False
 
-    def set_link_href(self, index: int, href: str) -> None:
-        kind, other, _old, at = self.links[index]
+    def set_link_href(self, index: int, href: str, other: int | None = None) -> None:
+        """Point link number `index` at href (and at task `other`, when it was renumbered)."""
+        kind, old_other, _old, at = self.links[index]
+        other = old_other if other is None else other
         self.lines[at] = link_line(kind, other, href)
         self.links[index] = (kind, other, href, at)
 

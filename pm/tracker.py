@@ -482,10 +482,11 @@ class Tracker:
         from pm.lint import lint_tracker
         return lint_tracker(self)
 
-    def doctor(self) -> tuple[list[str], list]:
-        """Repair the safe faults in one commit; (what was fixed, faults left for a person)."""
+    def doctor(self, renumber: bool = False) -> tuple[list[str], list]:
+        """Repair the safe faults in one commit; (what was fixed, faults left for a person).
+        renumber=True also gives tasks that share an id fresh numbers (see pm doctor)."""
         from pm.lint import repair
-        return repair(self)
+        return repair(self, renumber=renumber)
 
     def audit(self) -> list[AuditFinding]:
         """Sprint changes committed without the ceo's PM-Sprint trailer."""
@@ -680,6 +681,14 @@ class Tracker:
         _create_exclusive(path, text)
         if self._undo is not None:
             self._undo[path] = None
+
+    def _remove(self, rel: str) -> None:
+        """Delete a tracker file, remembering its text for _rollback."""
+        path = os.path.join(self.root, rel)
+        if self._undo is not None and path not in self._undo:
+            with open(path, encoding="utf-8", newline="") as fh:
+                self._undo[path] = fh.read()
+        os.unlink(path)
 
     def _rollback(self) -> None:
         undo = self._undo or {}
