@@ -5,7 +5,6 @@ lives inside .git: it is never tracked, each clone builds its own, and deleting 
 from __future__ import annotations
 
 import os
-import pickle
 
 from pm.taskfile import summary
 
@@ -19,6 +18,7 @@ def _read_text(path: str) -> str:
 
 def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
     """{file name: summary tuple, or None when the file is not a well-formed task}."""
+    import pickle  # lazy: pm show never lists
     try:
         with open(cache_path, "rb") as fh:
             version, cached = pickle.load(fh)
@@ -53,6 +53,7 @@ def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
 
 
 def _save(cache_path: str, data: dict) -> None:
+    import pickle
     tmp = f"{cache_path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
