@@ -522,41 +522,24 @@ class Tracker:
             raise RoleRefused(f"only the ceo role may {verb} sprint tasks; you act as "
                               f"{actor.name} (PM_ROLE={actor.role}). File or log instead, or "
                               "ask the ceo session")
-        if rank is not None and rank < 1:
-            raise InvalidValue("sprint ranks start at 1")
+        from pm import sprint
         with self._locked():
             tasks = self.all()
             if not any(t.id == task_id for t in tasks):
                 raise TaskNotFound(task_id)
             order = [t.id for t in sorted((t for t in tasks if t.sprint_rank is not None),
                                           key=lambda t: (t.sprint_rank, t.id))]
-            was_in = task_id in order
-            if verb == "rank" and not was_in:
-                raise Conflict(f"task {task_id} is not in the sprint; promote it first")
-            if verb == "demote" and not was_in:
-                raise Conflict(f"task {task_id} is not in the sprint")
-            if verb == "promote" and was_in:
-                raise Conflict(f"task {task_id} is already in the sprint at rank "
-                               f"{order.index(task_id) + 1}; use pm rank to move it")
-            if was_in:
-                order.remove(task_id)
-            if verb != "demote":
-                position = len(order) if rank is None else min(rank - 1, len(order))
-                order.insert(position, task_id)
-            wanted = {tid: i for i, tid in enumerate(order, 1)}
             current = {t.id: t.sprint_rank for t in tasks}
+            changed = sprint.rank_changes(current, sprint.plan(order, task_id, rank, verb), task_id)
             stamp = now()
-            touched, changes, docs = [], [], []
-            for tid in sorted(set(wanted) | {task_id}):
-                new_rank = wanted.get(tid)
-                if current.get(tid) == new_rank:
-                    continue
+            docs, changes = [], []
+            for tid, new_rank in changed.items():
                 doc = self._doc(tid)
                 doc.set_meta("sprint", "" if new_rank is None else str(new_rank))
                 self._save(doc, stamp)
-                touched.append(doc.path)
                 docs.append(doc)
                 changes.append(f"#{tid} {current.get(tid) or '-'} -> {new_rank or '-'}")
+            touched = [d.path for d in docs]
             trailer = f"PM-Sprint: {verb} #{task_id}; " + ", ".join(changes)
             if touched:
                 self._commit_with_overview(touched, f"pm: {verb} #{task_id}", [trailer],
