@@ -100,6 +100,9 @@ def lint_tracker(tracker) -> list[Fault]:
         current = None
     if current != tracker.overview_html():
         faults.append(Fault("overview.html", 1, "overview.html differs from the task files", True))
+    if not _has_merge_attribute(tracker):
+        faults.append(Fault(".gitattributes", 1, "no 'overview.html merge=pm-overview' line: merges "
+                                                 "of two clones would conflict in the overview", True))
     return sorted(faults, key=lambda f: (f.path, f.line, f.problem))
 
 
@@ -146,10 +149,26 @@ def repair(tracker, renumber: bool = False) -> tuple[list[str], list[Fault]]:
         if overview_changed:
             fixed.append("overview.html regenerated")
         paths = removed + list(touched) + ["overview.html"]
-        if touched or overview_changed or tracker._dirty("overview.html"):
+        if not _has_merge_attribute(tracker):
+            from pm.tracker import GITATTRIBUTES
+            path = os.path.join(tracker.root, ".gitattributes")
+            text = _read(path) if os.path.exists(path) else ""
+            tracker._write(".gitattributes", text + ("" if not text or text.endswith("\n") else "\n")
+                           + GITATTRIBUTES)
+            paths.append(".gitattributes")
+            fixed.append(".gitattributes: added the overview merge driver line")
+        if len(paths) > 1 or overview_changed or tracker._dirty("overview.html"):
             tracker._commit(paths, "pm: doctor repairs")
         tracker._ensure_setup(force=True)
     return fixed, [f for f in lint_tracker(tracker) if not f.repairable]
+
+
+def _has_merge_attribute(tracker) -> bool:
+    try:
+        text = _read(os.path.join(tracker.root, ".gitattributes"))
+    except FileNotFoundError:
+        return False
+    return any(line.split() == ["overview.html", "merge=pm-overview"] for line in text.splitlines())
 
 
 def _renumber_duplicates(tracker, docs: dict, touched: dict, removed: list, fixed: list) -> None:

@@ -53,12 +53,16 @@ def test_doctor_repairs_links_overview_and_inverse_links(tracker, tracker_dir):
     p2.write_text(p2.read_text().replace(
         "<ul>\n", '<ul>\n<li data-type="blocked-by" data-id="1">blocked-by <a href="1-old-name.html">#1</a></li>\n'))
     (tracker_dir / "overview.html").write_text("stale\n")
+    (tracker_dir / ".gitattributes").write_text("*.png binary\n")
     lint = run_pm(tracker_dir, "lint")
     assert lint.returncode == 1 and "pm doctor repairs this" in lint.stdout
+    assert "merges of two clones would conflict" in lint.stdout
     doctor = run_pm(tracker_dir, "doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert "link to #1 now points at 1-a.html" in doctor.stdout
     assert "added blocks #2" in doctor.stdout
+    assert ".gitattributes: added the overview merge driver line" in doctor.stdout
+    assert (tracker_dir / ".gitattributes").read_text() == "*.png binary\noverview.html merge=pm-overview\n"
     assert run_pm(tracker_dir, "lint").returncode == 0
     assert git(tracker_dir, "status", "--porcelain") == ""
     assert git(tracker_dir, "log", "-1", "--format=%s").strip() == "pm: doctor repairs"
