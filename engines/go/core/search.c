@@ -19,7 +19,7 @@
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
 #define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
-#define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits behind the estimate */
+#define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits at the root */
 #define REUSE_MAX_NODES (1500000u)
 #define MAX_DEPTH 600
 #define MAX_PLAYOUT (3 * GO_MAX_SIZE * GO_MAX_SIZE + 16)
@@ -295,11 +295,11 @@ static void simulate(worker *w)
         path[++depth] = ci;
         tomove[depth] = (uint8_t)b.to_move;
     }
-    double score;
-    if (b.passes >= 2)
-        score = go_board_area(&b) - ctx->komi;
-    else
-        score = go_playout_run(&b, GO_POLICY_HEAVY, &w->rng, moves, MAX_PLAYOUT, &nmoves) - ctx->komi;
+    /* Two passes in the tree are scored the way the game will be: dead stones removed. The
+       playout from there captures them (it only stops when no sensible move is left). The
+       plain area count still guards the real pass decision in go_search_run. */
+    b.passes = 0;
+    double score = go_playout_run(&b, GO_POLICY_HEAVY, &w->rng, moves, MAX_PLAYOUT, &nmoves) - ctx->komi;
     add_ownership(w, &b);
     /* Result for black: mostly win/loss, a little margin (a half-point-komi draw is 0.5). */
     double value = score > 0 ? 1.0 - SCORE_BONUS : score < 0 ? 0.0 : 0.5 - SCORE_BONUS / 2;
@@ -552,8 +552,7 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
        judged; never pass into a loss; resign only on strong evidence. */
     const go_board *b = go_game_board(g);
     int sign = color == GO_BLACK ? 1 : -1;
-    if (res->winrate < RESIGN_BELOW && res->ncandidates &&
-        res->cand_visits[0] >= RESIGN_MIN_VISITS) {
+    if (res->winrate < RESIGN_BELOW && res->ncandidates && res->tree_playouts >= RESIGN_MIN_VISITS) {
         res->move_x = res->move_y = -2;
     } else if (b->last_move == GO_PASS && go_game_nmoves(g) > 0 &&
         sign * go_game_tromp_taylor(g) > 0 && sign * go_game_final_score(g, 300) > 0) {
