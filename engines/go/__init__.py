@@ -22,6 +22,7 @@ The engine's Python API (``from engines.go import GoEngine, IllegalMove``)::
             # point, None=pass, or 'resign'; plays it on the board; releases the GIL
         def analyze(self, color, playouts=None, seconds=None) -> dict
             # no move played: {'winrate': float (for color), 'playouts': int, 'seconds': float,
+            #  'root_visits': int (this search's playouts plus visits kept from earlier ones),
             #  'candidates': [{'move': (x, y) | None, 'visits': int, 'prior': float,
             #                  'winrate': float}], 'pv': [points],
             #  'ownership': [[float -1 (white) .. 1 (black)]]}
