@@ -20,7 +20,7 @@ import shlex
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engines.go.coords import BadVertex, from_gtp, to_gtp
 
