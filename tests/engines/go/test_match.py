@@ -78,3 +78,14 @@ def test_a_candidate_that_cannot_start_is_named(tmp_path):
 @pytest.mark.parametrize("args", [["--size", "10"], ["--jobs", "0"], ["--games", "0"]])
 def test_usage_errors_exit_2(tmp_path, args):
     assert run_match(tmp_path, *args).returncode == 2
+
+
+def test_the_move_limit_ends_a_game_and_the_referee_still_counts(tmp_path):
+    proc = run_match(tmp_path, "--games", "1", "--level", "1", "--max-moves", "6",
+                     "--engine", FAST_GNUGO, "--referee-level", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)  # --json: the summary alone on stdout, progress on stderr
+    assert summary["endings"] == {"max-moves": 1} and summary["games"] == 1
+    assert "game   1 (1/1)" in proc.stderr
+    game = json.loads((tmp_path / "results.json").read_text())["games"][0]
+    assert game["moves"] == 6 and game["reason"].startswith("move limit reached")
