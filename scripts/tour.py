@@ -10,10 +10,12 @@ processes (it checks the marker against the process's command line first).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,6 +33,9 @@ class Tour:
     def __init__(self):
         self.tracker = os.path.join(VAR, "pm")
         self.results: list[str] = []
+        self.listen = ""
+        self.review_url = ""
+        self.credentials: dict = {}
 
 
 def say(line: str) -> None:
@@ -85,7 +90,87 @@ def step_pm_web(tour: Tour) -> None:
     tour.results.append(f"pm web UI: {url}")
 
 
-STEPS = [step_tracker, step_pm_web]
+# -- the review instance and the demo video ------------------------------------------------------
+APP = os.path.join(VAR, "app")  # a clone of this repository: the tour's branch never touches yours
+INSTANCES_HOME = os.path.join(VAR, "instances")
+REVIEW_TASK = "3"  # "Go: board page with click-to-play" in the sample backlog
+DEMO_SCRIPT = os.path.join(ROOT, "engines", "demos", "go.py")
+
+
+def tool(name: str) -> str:
+    """A console script installed next to this interpreter (.venv/bin/NAME)."""
+    return os.path.join(os.path.dirname(PYTHON), name)
+
+
+def instances_env(tour: Tour) -> dict:
+    env = pm_env(tour, role="worker", session="tour")
+    env.update(INSTANCES_HOME=INSTANCES_HOME, INSTANCES_LISTEN=tour.listen)
+    return env
+
+
+def free_listen(preferred: int = 8080) -> str:
+    """127.0.0.1:8080 when it is free, else any free loopback port."""
+    for port in (preferred, 0):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return f"127.0.0.1:{sock.getsockname()[1]}"
+    raise SystemExit("tour: no free loopback port for nginx")
+
+
+def step_review_instance(tour: Tour) -> None:
+    """The arcade on task 3's branch, behind the private nginx at /task-3/ (basic auth)."""
+    stop_instances()
+    if os.path.isdir(APP):
+        shutil.rmtree(APP)
+    subprocess.run(["git", "clone", "-q", ROOT, APP], check=True)
+    subprocess.run(["git", "-C", APP, "checkout", "-q", "-B", "main"], check=True)
+    tour.listen = free_listen()
+    say(f"starting a review instance of the arcade for task {REVIEW_TASK} (worktree, build, service, nginx)...")
+    proc = subprocess.run([tool("instances"), "up", REVIEW_TASK], cwd=APP, env=instances_env(tour),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"tour: instances up {REVIEW_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
+    tour.review_url = proc.stdout.strip().splitlines()[-1]
+    auth = subprocess.run([tool("instances"), "auth", "--json"], cwd=APP, env=instances_env(tour),
+                          capture_output=True, text=True, check=True)
+    tour.credentials = json.loads(auth.stdout)
+    say(f"review instance: {tour.review_url} (user {tour.credentials['user']}; "
+        f"password: cd {os.path.relpath(APP, ROOT)} && INSTANCES_HOME={INSTANCES_HOME} .venv/bin/instances auth)")
+    tour.results.append(f"review:    {tour.review_url}  (basic auth; `instances auth` prints it)")
+
+
+def step_demo(tour: Tour) -> None:
+    """A narrated video of the Go page, recorded from the review URL and logged on the task."""
+    out = os.path.join(VAR, "demo")
+    voice = "ElevenLabs" if os.environ.get("ELEVENLABS_API_KEY") else "espeak-ng"
+    say(f"recording the narrated Go demo from the review URL ({voice} narration)...")
+    env = pm_env(tour, role="worker", session="tour")
+    env["DEMO_HTTP_CREDENTIALS"] = f"{tour.credentials['user']}:{tour.credentials['password']}"
+    proc = subprocess.run([tool("demo"), "record", DEMO_SCRIPT, "--base-url", tour.review_url,
+                           "--out", out, "--task", REVIEW_TASK], env=env, cwd=ROOT, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for line in proc.stdout.splitlines():
+        print(f"  {line}", flush=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"tour: the demo recording failed (exit {proc.returncode}); see the lines above")
+    tour.results.append(f"video:     {os.path.join(out, 'demo.mp4')}  (report: {os.path.join(out, 'report.html')})")
+    tour.results.append(f"task {REVIEW_TASK}:    PM_DIR={tour.tracker} .venv/bin/pm show {REVIEW_TASK}  "
+                        "(review URL and video logged)")
+
+
+def stop_instances() -> None:
+    """Stop the tour's instances and its private nginx, if a previous tour left them."""
+    if not os.path.isdir(os.path.join(APP, ".git")) or not os.path.isdir(INSTANCES_HOME):
+        return
+    env = dict(os.environ, INSTANCES_HOME=INSTANCES_HOME)
+    for args in (["down", "--all"], ["nginx", "stop"]):
+        subprocess.run([tool("instances"), *args], cwd=APP, env=env, capture_output=True)
+
+
+STEPS = [step_tracker, step_pm_web, step_review_instance, step_demo]
 
 
 # -- background servers --------------------------------------------------------------------------
@@ -155,6 +240,10 @@ def run() -> None:
 
 
 def stop() -> None:
+    had_instances = os.path.isdir(INSTANCES_HOME)
+    stop_instances()
+    if had_instances:
+        say("stopped the review instances and their nginx")
     names = sorted(n[:-4] for n in os.listdir(VAR) if n.endswith(".pid")) if os.path.isdir(VAR) else []
     stopped = [n for n in names if stop_one(n)]
     say(f"stopped {', '.join(stopped)}" if stopped else "nothing was running")
