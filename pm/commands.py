@@ -361,7 +361,8 @@ def overview(static, output, commit, quiet):
             from pm.web.static import render_board
         except ImportError as err:
             raise PmError(f"the static board needs pm.web, which is not available ({err})")
-        page = render_board(tracker)
+        # Card links are relative: from the output file's folder when there is one.
+        page = render_board(tracker, for_path=os.path.abspath(output) if output else None)
         if not output:
             click.echo(page, nl=False)
             return

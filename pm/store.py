@@ -54,7 +54,9 @@ def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
 
 def _save(cache_path: str, data: dict) -> None:
     import pickle
-    tmp = f"{cache_path}.{os.getpid()}.tmp"
+    import threading
+    # Per process and per thread: the web UI lists from several threads at once.
+    tmp = f"{cache_path}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
         with open(tmp, "wb") as fh:
             pickle.dump((_VERSION, data), fh, protocol=pickle.HIGHEST_PROTOCOL)

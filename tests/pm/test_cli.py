@@ -225,12 +225,18 @@ def test_unlink_removes_both_sides(pm):
 
 
 def test_overview_static_writes_the_board_page(pm, tmp_path):
+    import re
     pm("new", "Quoridor walls")
-    target = tmp_path / "board.html"
+    target = tmp_path / "elsewhere" / "board.html"
+    target.parent.mkdir()
     assert "wrote" in pm("overview", "--static", "-o", str(target))
     page = target.read_text()
     assert "Quoridor walls" in page and "<html" in page.lower()
-    assert pm("overview", "--static") == page
+    # Card links work from where the page was saved, not only from the tracker root.
+    hrefs = re.findall(r'href="([^"#]+\.html)"', page)
+    assert hrefs and all((target.parent / h).resolve().is_file() for h in hrefs)
+    stdout_page = pm("overview", "--static")
+    assert "Quoridor walls" in stdout_page and 'href="tasks/1-quoridor-walls.html"' in stdout_page
     assert pm("overview").strip() == "overview.html is up to date"
 
 

@@ -50,11 +50,11 @@ def test_slug():
 
 
 @pytest.mark.parametrize("mangle,line,problem", [
-    (lambda t: t.replace('content="open"', 'content="opened"'), 7, "pm:status 'opened'"),
-    (lambda t: t.replace('<meta name="pm:kind" content="bug">\n', ""), 14, 'missing <meta name="pm:kind"'),
-    (lambda t: t.replace('<section id="fix">', '<section id="fixes">'), 23, 'unknown section "fixes"'),
-    (lambda t: t.replace("<ol>\n", "<ol>\n<li>hand-written</li>\n"), 38, "a log line must read"),
-    (lambda t: t.replace("</html>\n", "</html>\n<p>tail</p>\n"), 43, "followed by </body> and </html>"),
+    (lambda t: t.replace('content="open"', 'content="opened"'), 8, "pm:status 'opened'"),
+    (lambda t: t.replace('<meta name="pm:kind" content="bug">\n', ""), 15, 'missing <meta name="pm:kind"'),
+    (lambda t: t.replace('<section id="fix">', '<section id="fixes">'), 24, 'unknown section "fixes"'),
+    (lambda t: t.replace("<ol>\n", "<ol>\n<li>hand-written</li>\n"), 39, "a log line must read"),
+    (lambda t: t.replace("</html>\n", "</html>\n<p>tail</p>\n"), 44, "followed by </body> and </html>"),
 ])
 def test_parse_errors_name_the_line(mangle, line, problem):
     text = mangle(taskfile.render(sample()))

@@ -1,5 +1,7 @@
 """The UI in real headless Chromium, served by waitress on a free loopback port."""
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +138,20 @@ def test_static_board_opens_from_a_file_url(page, tracker, world, tmp_path):
     page.locator(f'.column[data-status="open"] .card[data-task="{world["go"]}"]').click()
     page.wait_for_url("**/tasks/*-ship-the-go-engine-as-a-web-app.html")
     assert page.locator("h1").inner_text() == "Ship the Go engine as a web app"
+
+
+def test_hostile_task_file_opened_from_disk_runs_nothing(page, tracker, world):
+    """The raw task file carries its own CSP: opened straight from disk, its script stays inert."""
+    task = tracker.get(world["hostile"])
+    path = os.path.join(tracker.root, task.path)
+    assert "<script>window.pwned = 1" in open(path, encoding="utf-8").read()  # the raw file holds it
+    violations = []
+    page.on("console", lambda msg: violations.append(msg.text))
+    page.goto(Path(path).as_uri())
+    page.wait_for_timeout(200)
+    assert page.locator("h1").inner_text() == ATTACK_TITLE
+    page.get_by_text("hover text").hover()  # the agent's <style> hiding the body was refused too
+    assert no_script_ran(page)
+    assert any("Content Security Policy" in text for text in violations)
+    # pm's own stylesheet is allowed by its hash.
+    assert page.locator("body").evaluate("e => getComputedStyle(e).maxWidth") == "832px"
