@@ -22,7 +22,7 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VAR = os.path.join(ROOT, "var", "tour")
+VAR = os.environ.get("SOLOSHOP_TOUR_DIR") or os.path.join(ROOT, "var", "tour")
 PYTHON = sys.executable
 SAMPLE = os.path.join(ROOT, "pm", "samples", "engines-backlog.jsonl")
 
@@ -91,10 +91,17 @@ def step_pm_web(tour: Tour) -> None:
 
 
 # -- the review instance and the demo video ------------------------------------------------------
-APP = os.path.join(VAR, "app")  # a clone of this repository: the tour's branch never touches yours
-INSTANCES_HOME = os.path.join(VAR, "instances")
 REVIEW_TASK = "3"  # "Go: board page with click-to-play" in the sample backlog
 DEMO_SCRIPT = os.path.join(ROOT, "engines", "demos", "go.py")
+
+
+def app_dir() -> str:
+    """A clone of this repository: the tour's task branch never touches yours."""
+    return os.path.join(VAR, "app")
+
+
+def instances_home() -> str:
+    return os.path.join(VAR, "instances")
 
 
 def tool(name: str) -> str:
@@ -104,7 +111,7 @@ def tool(name: str) -> str:
 
 def instances_env(tour: Tour) -> dict:
     env = pm_env(tour, role="worker", session="tour")
-    env.update(INSTANCES_HOME=INSTANCES_HOME, INSTANCES_LISTEN=tour.listen)
+    env.update(INSTANCES_HOME=instances_home(), INSTANCES_LISTEN=tour.listen)
     return env
 
 
@@ -123,22 +130,23 @@ def free_listen(preferred: int = 8080) -> str:
 def step_review_instance(tour: Tour) -> None:
     """The arcade on task 3's branch, behind the private nginx at /task-3/ (basic auth)."""
     stop_instances()
-    if os.path.isdir(APP):
-        shutil.rmtree(APP)
-    subprocess.run(["git", "clone", "-q", ROOT, APP], check=True)
-    subprocess.run(["git", "-C", APP, "checkout", "-q", "-B", "main"], check=True)
+    app = app_dir()
+    if os.path.isdir(app):
+        shutil.rmtree(app)
+    subprocess.run(["git", "clone", "-q", ROOT, app], check=True)
+    subprocess.run(["git", "-C", app, "checkout", "-q", "-B", "main"], check=True)
     tour.listen = free_listen()
     say(f"starting a review instance of the arcade for task {REVIEW_TASK} (worktree, build, service, nginx)...")
-    proc = subprocess.run([tool("instances"), "up", REVIEW_TASK], cwd=APP, env=instances_env(tour),
+    proc = subprocess.run([tool("instances"), "up", REVIEW_TASK], cwd=app, env=instances_env(tour),
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"tour: instances up {REVIEW_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
     tour.review_url = proc.stdout.strip().splitlines()[-1]
-    auth = subprocess.run([tool("instances"), "auth", "--json"], cwd=APP, env=instances_env(tour),
+    auth = subprocess.run([tool("instances"), "auth", "--json"], cwd=app, env=instances_env(tour),
                           capture_output=True, text=True, check=True)
     tour.credentials = json.loads(auth.stdout)
     say(f"review instance: {tour.review_url} (user {tour.credentials['user']}; "
-        f"password: cd {os.path.relpath(APP, ROOT)} && INSTANCES_HOME={INSTANCES_HOME} .venv/bin/instances auth)")
+        f"password: cd {app} && INSTANCES_HOME={instances_home()} {tool('instances')} auth)")
     tour.results.append(f"review:    {tour.review_url}  (basic auth; `instances auth` prints it)")
 
 
@@ -163,11 +171,12 @@ def step_demo(tour: Tour) -> None:
 
 def stop_instances() -> None:
     """Stop the tour's instances and its private nginx, if a previous tour left them."""
-    if not os.path.isdir(os.path.join(APP, ".git")) or not os.path.isdir(INSTANCES_HOME):
+    app, home = app_dir(), instances_home()
+    if not os.path.isdir(os.path.join(app, ".git")) or not os.path.isdir(home):
         return
-    env = dict(os.environ, INSTANCES_HOME=INSTANCES_HOME)
+    env = dict(os.environ, INSTANCES_HOME=home)
     for args in (["down", "--all"], ["nginx", "stop"]):
-        subprocess.run([tool("instances"), *args], cwd=APP, env=env, capture_output=True)
+        subprocess.run([tool("instances"), *args], cwd=app, env=env, capture_output=True)
 
 
 STEPS = [step_tracker, step_pm_web, step_review_instance, step_demo]
@@ -240,7 +249,7 @@ def run() -> None:
 
 
 def stop() -> None:
-    had_instances = os.path.isdir(INSTANCES_HOME)
+    had_instances = os.path.isdir(instances_home())
     stop_instances()
     if had_instances:
         say("stopped the review instances and their nginx")

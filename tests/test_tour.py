@@ -1,0 +1,78 @@
+"""`make run`'s tour end to end: tracker, pm web UI, a review instance behind the private nginx,
+a narrated demo recorded from it and logged on the task; then `make stop` ends every server."""
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOUR = [sys.executable, os.path.join(ROOT, "scripts", "tour.py")]
+
+
+def status(url, auth=None):
+    request = urllib.request.Request(url)
+    if auth:
+        request.add_header("Authorization", "Basic " + base64.b64encode(auth.encode()).decode())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory):
+    var = tmp_path_factory.mktemp("tour")
+    env = dict(os.environ, SOLOSHOP_TOUR_DIR=str(var))
+    env.pop("ELEVENLABS_API_KEY", None)  # the offline narration, as on a fresh machine
+    run = subprocess.run([*TOUR, "run"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    try:
+        yield var, env, run
+    finally:
+        subprocess.run([*TOUR, "stop"], env=env, cwd=ROOT, capture_output=True, timeout=120)
+
+
+def result(run, label):
+    match = re.search(rf"^{label}:\s+(\S+)", run.stdout, re.M)
+    assert match, f"no '{label}:' line in the tour's output:\n{run.stdout}\n{run.stderr}"
+    return match.group(1)
+
+
+def test_the_tour_runs_every_step_and_prints_where_things_are(tour):
+    var, env, run = tour
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    review = result(run, "review")
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/task-3/", review)
+    credentials = json.loads(subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "instances"), "auth", "--json"],
+        cwd=var / "app", env=dict(env, INSTANCES_HOME=str(var / "instances")),
+        capture_output=True, text=True, check=True).stdout)
+    auth = f"{credentials['user']}:{credentials['password']}"
+    assert status(review) == 401  # the review URL is private
+    assert status(review, auth) == 200 and status(review + "go", auth) == 200
+    assert status(result(run, "pm web UI")) == 200
+    video = result(run, "video")
+    check = subprocess.run([os.path.join(os.path.dirname(sys.executable), "demo"), "check", video,
+                            os.path.join(os.path.dirname(video), "beats.json")], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    task = subprocess.run([sys.executable, "-m", "pm.cli", "show", "3", "--json"], capture_output=True,
+                          text=True, env=dict(env, PM_DIR=str(var / "pm")), check=True)
+    log = " ".join(entry["html"] if isinstance(entry, dict) else str(entry)
+                   for entry in json.loads(task.stdout)["log"])
+    assert review in log and video in log
+
+
+def test_stop_ends_every_server_the_tour_started(tour):
+    var, env, run = tour
+    review, web = result(run, "review"), result(run, "pm web UI")
+    stop = subprocess.run([*TOUR, "stop"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert stop.returncode == 0 and "stopped" in stop.stdout
+    for url in (review, web):
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(url, timeout=5)
