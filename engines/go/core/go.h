@@ -157,7 +157,7 @@ typedef struct {
     double seconds;         /* budget in seconds (0 = unbounded by time) */
     int threads;            /* worker threads, 1.. */
     int reuse;              /* keep the subtree of the moves played since the last search */
-    int want_pv;            /* fill pv */
+    int want_pv;            /* reserved: the principal variation is always filled */
 } go_search_opts;
 
 #define GO_MAX_CANDIDATES (GO_MAX_SIZE * GO_MAX_SIZE + 1)
