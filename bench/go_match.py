@@ -173,6 +173,7 @@ class MatchSettings:
     max_moves: int
     out: Path
     playouts: int | None = None
+    threads: int | None = None
 
 
 class Match:
@@ -206,6 +207,8 @@ class Match:
         s = self.settings
         if s.playouts and client.command("known_command soloshop-playouts") == "true":
             client.command(f"soloshop-playouts {s.playouts}")
+        if s.threads and client.command("known_command soloshop-threads") == "true":
+            client.command(f"soloshop-threads {s.threads}")
         if s.seconds:
             try:
                 client.command(f"time_settings 0 {s.seconds:g} 1")
@@ -296,6 +299,8 @@ def progress_line(result: GameResult, done: int, total: int, wins: float) -> str
               help="Candidate's time limit per move (0 = none).")
 @click.option("--playouts", default=None, type=click.IntRange(min=1),
               help="Candidate's playout budget per move (if it knows soloshop-playouts).")
+@click.option("--threads", default=None, type=click.IntRange(1, 64),
+              help="Candidate's search threads (if it knows soloshop-threads).")
 @click.option("--level", default=10, show_default=True, type=click.IntRange(1, 10),
               help="GNU Go level for the default opponent ({level}).")
 @click.option("--seed", "base_seed", default=1, show_default=True, type=int,
@@ -308,7 +313,7 @@ def progress_line(result: GameResult, done: int, total: int, wins: float) -> str
 @click.option("--referee-level", default=10, show_default=True, type=click.IntRange(1, 10))
 @click.option("--max-moves", default=None, type=int, help="Default: 3 x board points.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def main(games, size, komi, seconds, playouts, level, base_seed, jobs, out, engine_cmd,
+def main(games, size, komi, seconds, playouts, threads, level, base_seed, jobs, out, engine_cmd,
          opponent_cmd, referee_level, max_moves, as_json):
     """Play GAMES games between two GTP engines and report the candidate's win rate."""
     size = int(size)
@@ -316,7 +321,8 @@ def main(games, size, komi, seconds, playouts, level, base_seed, jobs, out, engi
     settings = MatchSettings(size=size, komi=komi, seconds=seconds or None, level=level,
                              engine_cmd=engine_cmd or default_engine_cmd(),
                              opponent_cmd=opponent_cmd, base_seed=base_seed,
-                             max_moves=max_moves or 3 * size * size, out=out, playouts=playouts)
+                             max_moves=max_moves or 3 * size * size, out=out, playouts=playouts,
+                             threads=threads)
     match = Match(settings, Referee(level=referee_level))
     results: list[GameResult] = []
     lock = threading.Lock()
@@ -345,7 +351,7 @@ def main(games, size, komi, seconds, playouts, level, base_seed, jobs, out, engi
         "candidate": match.names.get("candidate", "candidate"),
         "opponent": match.names.get("opponent", "opponent"),
         "candidate_cmd": settings.engine_cmd, "opponent_cmd": settings.opponent_cmd,
-        "size": size, "komi": komi, "seconds": seconds or None, "playouts": playouts,
+        "size": size, "komi": komi, "seconds": seconds or None, "playouts": playouts, "threads": threads,
         "level": level, "seeds": f"{base_seed}..{base_seed + games - 1}", "jobs": jobs,
         "referee_level": referee_level, "max_moves": settings.max_moves,
         "machine": machine(), "python": platform.python_version(),
