@@ -476,7 +476,7 @@ font-family:DejaVu Sans,sans-serif;background:#1d2330 {bg} center/cover no-repea
 
 
 def record_stills(plan: Plan, durations: dict[str, float], out_dir: Path, chromium, log,
-                  auth: dict | None = None) -> Recording:
+                  auth: dict) -> Recording:
     """Fallback: a still per beat (a screenshot of the page if one can be taken, else a title card)
     on a timeline set by the narration alone."""
     from html import escape
@@ -485,7 +485,7 @@ def record_stills(plan: Plan, durations: dict[str, float], out_dir: Path, chromi
     stills_dir.mkdir(parents=True, exist_ok=True)
     url = next(s.args["url"] for s in plan.steps if s.kind == "goto")
     background = ""
-    shot = _try_screenshot(chromium, url, log, auth or {})
+    shot = _try_screenshot(chromium, url, log, auth)
     if shot:
         background = f"url(data:image/jpeg;base64,{base64.b64encode(shot).decode()})"
     context = chromium.new_context(viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]})

@@ -10,8 +10,10 @@ import json
 import subprocess
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
+from tests.demo.fixtures import LoopbackServer
 
 
 def tone_wav(seconds: float = 0.6) -> bytes:
@@ -23,7 +25,7 @@ def tone_wav(seconds: float = 0.6) -> bytes:
         capture_output=True, check=True).stdout
 
 
-class FakeElevenLabs:
+class FakeElevenLabs(LoopbackServer):
     def __init__(self, audio: bytes, latency: float = 0.05):
         self.audio = audio
         self.latency = latency
@@ -41,18 +43,7 @@ class FakeElevenLabs:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
     def queue(self, *behaviours):
         self.script.extend(behaviours)

@@ -58,9 +58,11 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class FixtureSite:
-    def __init__(self):
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+class LoopbackServer:
+    """An HTTP server on a free 127.0.0.1 port, serving from a thread inside `with`."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -72,3 +74,8 @@ class FixtureSite:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
+
+
+class FixtureSite(LoopbackServer):
+    def __init__(self):
+        super().__init__(_Handler)
