@@ -13,11 +13,23 @@ def main():
 
 @main.command()
 @click.argument("game", type=click.Choice(["go"]))
-def gtp(game):
+@click.option("--playouts", type=click.IntRange(min=1), default=None,
+              help="Playouts per move (first of playouts and seconds reached ends the search).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per move when no time_settings arrive  [default: 1, or none "
+                   "with --playouts].")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="Search threads  [default: 1].")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed of the search (same seed and playouts: same moves).")
+def gtp(game, playouts, seconds, threads, seed):
     """Speak GTP v2 on stdin/stdout for GAME (for GoGui, Sabaki, GNU Go matches)."""
-    from engines.go.gtp import run_gtp
+    from engines.go.gtp import Budget, run_gtp
 
-    raise SystemExit(run_gtp())
+    if seconds is None and playouts is None:
+        seconds = Budget.seconds
+    budget = Budget(playouts=playouts, seconds=seconds, threads=threads)
+    raise SystemExit(run_gtp(budget=budget, seed=seed))
 
 
 @main.command()

@@ -120,39 +120,47 @@ static inline int in_atari(const go_board *b, int head)
     return n > 0 && n * (int64_t)b->lsq[head] == s * s;
 }
 
-/* Liberties color would have at point after playing there (counted up to 3; captures count
-   as plenty). Assumes point is empty. */
-int go_libs_after(const go_board *b, int color, int point)
+/* Liberties color would have at point after playing there, counted up to need (a capture
+   counts as plenty). Assumes point is empty. A chain has at least a quarter as many liberties
+   as pseudo-liberties (an empty point touches at most four of its stones), which settles most
+   cases without walking the chain. */
+static inline int libs_after_upto(const go_board *b, int color, int point, int need)
 {
-    int libs[8], n = 0, s = b->stride;
+    int libs[4], n = 0, s = b->stride;
     int nb[4] = {point - 1, point + 1, point - s, point + s};
     for (int i = 0; i < 4; i++) {
         int q = nb[i], c = b->color[q];
-        if (c == GO_EMPTY) {
+        if (c == GO_EMPTY)
             libs[n++] = q;
-        } else if (c == go_other(color) && in_atari(b, b->chain[q])) {
-            return 3;
-        }
+        else if (c == go_other(color) && in_atari(b, b->chain[q]))
+            return need;
+        else if (c == color && b->plib[b->chain[q]] > 4 * need)
+            return need;
     }
-    if (n >= 3)
-        return 3;
+    if (n >= need)
+        return need;
     for (int i = 0; i < 4; i++) {
         int q = nb[i];
         if (b->color[q] != color)
             continue;
-        int cl[4], k = go_board_libs(b, q, 4, cl);
+        int cl[4], k = go_board_libs(b, q, need + 1, cl);
         for (int j = 0; j < k; j++) {
             int l = cl[j], dup = (l == point);
             for (int m = 0; m < n && !dup; m++)
                 dup = libs[m] == l;
             if (!dup) {
                 libs[n++] = l;
-                if (n >= 3)
-                    return 3;
+                if (n >= need)
+                    return need;
             }
         }
     }
     return n;
+}
+
+int go_libs_after(const go_board *b, int color, int point)
+{
+    return libs_after_upto(b, color, point, 3);
 }
 
 /* Chains of color next to point in atari: their liberty points that capture (for the other
@@ -319,7 +327,7 @@ static int random_move(go_board *b, go_rng *r, int avoid_self_atari)
         int p = b->empty[idx];
         if (go_board_is_eye(b, color, p) || go_board_check(b, color, p) != GO_OK)
             continue;
-        if (avoid_self_atari && go_libs_after(b, color, p) == 1) {
+        if (avoid_self_atari && libs_after_upto(b, color, p, 2) == 1) {
             if (fallback == GO_PASS)
                 fallback = p;
             if (go_rng_below(r, 16) != 0)
@@ -339,7 +347,7 @@ static int pick_legal(go_board *b, go_rng *r, const int *cand, int n, int avoid_
         int p = cand[(start + i) % n];
         if (go_board_check(b, b->to_move, p) != GO_OK)
             continue;
-        if (avoid_self_atari && go_libs_after(b, b->to_move, p) == 1)
+        if (avoid_self_atari && libs_after_upto(b, b->to_move, p, 2) == 1)
             continue;
         return p;
     }
@@ -376,7 +384,7 @@ static int heavy_move(go_board *b, go_rng *r)
         /* Save own chains put in atari by the last move. */
         n = 0;
         for (int i = 1; i < 5; i++)
-            if (b->color[around[i]] == color)
+            if (b->color[around[i]] == color && in_atari(b, b->chain[around[i]]))
                 n += atari_escapes(b, color, around[i], cand + n);
         if (n > 16)
             n = 16;

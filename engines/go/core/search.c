@@ -219,6 +219,12 @@ static double now_seconds(void)
 
 static inline int32_t load(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void add(int32_t *p, int32_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+/* AMAF counts are many per simulation: a plain load and store (no locked instruction); two
+   threads updating the same child at once may lose one update, which statistics shrug off. */
+static inline void add_racy(int32_t *p, int32_t v)
+{
+    __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
 
 static int widen_limit(int32_t visits)
 {
@@ -230,18 +236,26 @@ static uint32_t select_child(run_ctx *ctx, node *n, int nch, int at_root)
     go_search *s = ctx->s;
     int32_t parent = load(&n->visits);
     int limit = widen_limit(parent);
-    double logn = log((double)parent + 1.0), best = -1e9;
+    /* value = (1 - beta) q + beta rq + explore, with beta = rv / D and D = rv + v + rv v / K,
+       rewritten as ((1 + rv / K) w + rw) / D: one division instead of three per child. */
+    const float explore = (float)(EXPLORE * sqrt(log((double)parent + 1.0))), inv_k = 1.0f / RAVE_EQUIV;
+    const float unit = 1.0f / UNIT;
+    float best = -1e9f;
     uint32_t pick = n->children;
     for (int i = 0; i < nch && i <= limit; i++) {
         uint32_t ci = n->children + i;
         node *c = NODE(s, ci);
         if (at_root && ctx->banned[c->move])
             continue;
-        double v = load(&c->visits) + c->pv, w = load(&c->wins) * (1.0 / UNIT) + c->pw;
-        double rv = load(&c->rvisits) + c->pv, rw = load(&c->rwins) * (1.0 / UNIT) + c->pw;
-        double q = w / v, rq = rw / rv;
-        double beta = c->move == GO_PASS ? 0 : rv / (rv + v + rv * v / RAVE_EQUIV);
-        double val = (1 - beta) * q + beta * rq + EXPLORE * sqrt(logn / v);
+        float v = (float)(load(&c->visits) + c->pv), w = load(&c->wins) * unit + c->pw;
+        float val;
+        if (c->move == GO_PASS) {
+            val = w / v;
+        } else {
+            float rv = (float)(load(&c->rvisits) + c->pv), rw = load(&c->rwins) * unit + c->pw;
+            val = ((1.0f + rv * inv_k) * w + rw) / (rv + v + rv * v * inv_k);
+        }
+        val += explore / sqrtf(v);
         if (val > best) {
             best = val;
             pick = ci;
@@ -322,8 +336,8 @@ static void simulate(worker *w)
         for (int i = 0; i < nch; i++) {
             node *c = NODE(s, nd->children + i);
             if (c->move != GO_PASS && amaf[c->move] == tomove[d]) {
-                add(&c->rvisits, 1);
-                add(&c->rwins, r);
+                add_racy(&c->rvisits, 1);
+                add_racy(&c->rwins, r);
             }
         }
         if (d > 0 && nd->move != GO_PASS)

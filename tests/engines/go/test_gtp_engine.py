@@ -175,3 +175,27 @@ def test_match_runner_style_client_session():
         with pytest.raises(GtpClientError, match="illegal move"):
             client.command(f"play w {move}")
         assert "X" in client.command("showboard")
+
+
+def _genmoves(*options):
+    script = "boardsize 9\nclear_board\ngenmove b\ngenmove w\ngenmove b\nquit\n"
+    proc = subprocess.run([str(ENGINES), "gtp", "go", *options], input=script,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return [reply for reply in proc.stdout.split("\n\n") if reply.startswith("= ")]
+
+
+def test_command_line_budget_and_seed_make_games_repeatable():
+    """--playouts and --seed fix the search, so a match game can be replayed move for move."""
+    first = _genmoves("--playouts", "300", "--seed", "7")
+    assert len(first) == 3
+    assert _genmoves("--playouts", "300", "--seed", "7") == first
+    seeds = {tuple(_genmoves("--playouts", "300", "--seed", str(seed))) for seed in range(1, 6)}
+    assert len(seeds) > 1  # the seed reaches the search
+
+
+def test_command_line_rejects_a_bad_budget():
+    for bad in (["--playouts", "0"], ["--seconds", "-1"], ["--threads", "0"]):
+        proc = subprocess.run([str(ENGINES), "gtp", "go", *bad], input="quit\n",
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and "Invalid value" in proc.stderr, bad
