@@ -26,6 +26,13 @@ int go_pattern_match(const go_board *b, int point);
 /* Liberties (up to 3) color would have after playing the empty point. */
 int go_libs_after(const go_board *b, int color, int point);
 
+/* Marks for the side to move on the liberties of two-liberty chains (go_two_liberty_marks):
+   GO_MARK_SAVE extends an own chain to three liberties or more, GO_MARK_KILL is an atari on an
+   enemy chain that its other liberty cannot escape. */
+enum { GO_MARK_SAVE = 1, GO_MARK_KILL = 2 };
+/* marks[point] for every point of the board (room for b->npoints bytes). */
+void go_two_liberty_marks(const go_board *b, uint8_t *marks);
+
 /* Game internals used by search.c (game.c). */
 go_search *go_game_search(go_game *g);
 go_rng *go_game_rng(go_game *g);

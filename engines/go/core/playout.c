@@ -163,6 +163,59 @@ int go_libs_after(const go_board *b, int color, int point)
     return libs_after_upto(b, color, point, 3);
 }
 
+/* Liberties color would have after playing point when excl is taken too (up to 3; a capture
+   counts as plenty). */
+static int libs_after_excluding(const go_board *b, int color, int point, int excl)
+{
+    int libs[4], n = 0, s = b->stride;
+    int nb[4] = {point - 1, point + 1, point - s, point + s};
+    for (int i = 0; i < 4; i++) {
+        int q = nb[i], c = b->color[q];
+        if (c == GO_EMPTY && q != excl)
+            libs[n++] = q;
+        else if (c == go_other(color) && in_atari(b, b->chain[q]))
+            return 3;
+    }
+    for (int i = 0; i < 4 && n < 3; i++) {
+        int q = nb[i];
+        if (b->color[q] != color)
+            continue;
+        int cl[5], k = go_board_libs(b, q, 5, cl);
+        for (int j = 0; j < k && n < 3; j++) {
+            int l = cl[j], dup = l == point || l == excl;
+            for (int m = 0; m < n && !dup; m++)
+                dup = libs[m] == l;
+            if (!dup)
+                libs[n++] = l;
+        }
+    }
+    return n;
+}
+
+void go_two_liberty_marks(const go_board *b, uint8_t *marks)
+{
+    int color = b->to_move, s = b->stride;
+    memset(marks, 0, b->npoints);
+    for (int p = s; p < b->npoints - s; p++) {
+        int c = b->color[p];
+        if ((c != GO_BLACK && c != GO_WHITE) || b->chain[p] != p || b->plib[p] > 8)
+            continue;   /* heads only; two liberties make at most eight pseudo-liberties */
+        int libs[3];
+        if (go_board_libs(b, p, 3, libs) != 2)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            int l = libs[k], other = libs[1 - k];
+            if (c == color) {
+                if (libs_after_upto(b, color, l, 3) >= 3)
+                    marks[l] |= GO_MARK_SAVE;
+            } else if (libs_after_upto(b, color, l, 2) >= 2 &&
+                       libs_after_excluding(b, c, other, l) <= 1) {
+                marks[l] |= GO_MARK_KILL;
+            }
+        }
+    }
+}
+
 /* Chains of color next to point in atari: their liberty points that capture (for the other
    color) are appended to out. */
 static int atari_libs_near(const go_board *b, int color, int point, int *out, int n)

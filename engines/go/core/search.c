@@ -129,7 +129,7 @@ static int empty_around(const go_board *b, int point)
     return 1;
 }
 
-static void set_prior(node *n, const go_board *b, int point)
+static void set_prior(node *n, const go_board *b, int point, int mark)
 {
     int pv = 10, pw = 5;
     if (point == GO_PASS) {
@@ -141,6 +141,8 @@ static void set_prior(node *n, const go_board *b, int point)
     if (f & GO_F_CAPTURE_BIG) { pv += 30; pw += 30; }
     else if (f & GO_F_CAPTURE) { pv += 10; pw += 10; }
     if (f & GO_F_ESCAPE) { pv += 15; pw += 15; }
+    if (mark & GO_MARK_KILL) { pv += 10; pw += 10; }   /* two-liberty fights: capturing races */
+    if (mark & GO_MARK_SAVE) { pv += 8; pw += 8; }
     if (f & GO_F_PATTERN) { pv += 6; pw += 6; }
     if (f & GO_F_NEAR_LAST) { pv += 3; pw += 3; }
     if (f & GO_F_SELF_ATARI) pv += 15;
@@ -160,10 +162,12 @@ static int expand(go_search *s, node *n, const go_board *b)
     if (!__atomic_compare_exchange_n(&n->expanding, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
         return 0;
     node tmp[GO_MAX_CANDIDATES];
+    uint8_t marks[GO_MAX_POINTS];
     int count = 0;
     memset(tmp, 0, sizeof tmp);
+    go_two_liberty_marks(b, marks);
     tmp[count].move = GO_PASS;
-    set_prior(&tmp[count++], b, GO_PASS);
+    set_prior(&tmp[count++], b, GO_PASS, 0);
     for (int i = 0; i < b->nempty; i++) {
         int p = b->empty[i];
         if (go_board_check(b, b->to_move, p) != GO_OK)
@@ -171,7 +175,7 @@ static int expand(go_search *s, node *n, const go_board *b)
         node c;
         memset(&c, 0, sizeof c);
         c.move = (uint16_t)p;
-        set_prior(&c, b, p);
+        set_prior(&c, b, p, marks[p]);
         int j = count++;
         while (j > 1 && prior_value(&tmp[j - 1]) < prior_value(&c)) {
             tmp[j] = tmp[j - 1];

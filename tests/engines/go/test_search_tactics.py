@@ -146,3 +146,27 @@ def test_reads_the_ladder_and_does_not_run_it():
         setup(e, LADDER)
         e.play("w", (6, 1))                      # a white stone on the running line breaks it
         assert lib.go_game_ladder_fails(e.game, 2, 4, 3) == 0
+
+
+RACE = [  # white's three stones have two liberties; black's atari at (3, 6) cannot be escaped
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . b . . . . . .",
+    ". b w w b . . . .",
+    ". b w . b . . . .",
+]
+
+
+def test_two_liberty_fights_shape_the_priors():
+    """The tree's prior knows the atari the other liberty cannot escape from: (3, 6) gets the
+    highest prior of all moves, above the atari from the other side. (Playing it is not urgent:
+    the white stones are already dead, so the search may well tenuki.)"""
+    with GoEngine(size=9, seed=1) as e:
+        setup(e, RACE)
+        priors = {c["move"]: c["prior"] for c in e.analyze("b", playouts=5000)["candidates"]}
+        assert priors[(3, 6)] == max(priors.values())
+        assert priors[(3, 6)] > priors[(3, 8)]
