@@ -504,6 +504,43 @@ static int best_non_pass(go_search_result *res)
     return -1;
 }
 
+/* Final score (dead stones judged) of the position after color passes: the opponent to move,
+   as a judge sees the game once it ends. */
+static double score_after_pass(go_game *g, int color, int playouts)
+{
+    if (go_game_play(g, color, -1, -1, NULL, NULL) != GO_OK)
+        return go_game_final_score(g, playouts);
+    double score = go_game_final_score(g, playouts);
+    go_game_undo(g);
+    return score;
+}
+
+/* A chain in atari is a fight that whoever moves first wins, and a judge looking at the game
+   after our pass gives it to the opponent. Before passing: the biggest capture, else the
+   extension that saves our biggest chain in atari; 0 when nothing is left in atari. */
+static int settling_move(const go_game *g, int color)
+{
+    const go_board *b = go_game_board(g);
+    int best_capture = 0, capture_size = 0, best_save = 0, save_size = 0;
+    for (int p = b->stride; p < b->npoints - b->stride; p++) {
+        int c = b->color[p], libs[2];
+        if ((c != GO_BLACK && c != GO_WHITE) || b->chain[p] != p || go_board_libs(b, p, 2, libs) != 1)
+            continue;
+        int lib = libs[0], x, y, size = b->csize[p];
+        go_xy(b, lib, &x, &y);
+        if (go_game_check(g, color, x, y) != GO_OK)
+            continue;
+        if (c != color && size > capture_size) {
+            best_capture = lib;
+            capture_size = size;
+        } else if (c == color && size > save_size && go_libs_after(b, color, lib) >= 2) {
+            best_save = lib;
+            save_size = size;
+        }
+    }
+    return best_capture ? best_capture : best_save;
+}
+
 /* ---- Entry point --------------------------------------------------------------------------- */
 
 int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_result *res)
@@ -566,20 +603,27 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
     fill_result(ctx, ws, started, &root_board, res);
     res->seconds = now_seconds() - t0;
 
-    /* Decisions: pass when the opponent passed and we win whether or not dead stones are
-       judged; never pass into a loss; resign only on strong evidence. */
+    /* Decisions: resign only on strong evidence. After the opponent's pass, ours ends the
+       game: pass only when we win by the plain count and with dead stones judged, both as the
+       position stands and as the opponent will have it after our pass (a fight that whoever
+       moves first wins is settled first); otherwise never pass, play the best other move. */
     const go_board *b = go_game_board(g);
     int sign = color == GO_BLACK ? 1 : -1;
     if (res->winrate < RESIGN_BELOW && res->ncandidates && res->tree_playouts >= RESIGN_MIN_VISITS) {
         res->move_x = res->move_y = -2;
-    } else if (b->last_move == GO_PASS && go_game_nmoves(g) > 0 &&
-        sign * go_game_tromp_taylor(g) > 0 && sign * go_game_final_score(g, 300) > 0) {
-        res->move_x = res->move_y = -1;
-    } else if (res->move_x < 0 && b->last_move == GO_PASS && sign * go_game_tromp_taylor(g) <= 0) {
-        int i = best_non_pass(res);
-        if (i >= 0 && res->cand_visits[i] > 0) {
-            res->move_x = res->cand_x[i];
-            res->move_y = res->cand_y[i];
+    } else if (b->last_move == GO_PASS && go_game_nmoves(g) > 0) {
+        int wins = sign * go_game_tromp_taylor(g) > 0 && sign * go_game_final_score(g, 300) > 0 &&
+                   sign * score_after_pass(g, color, 300) > 0;
+        if (wins || res->move_x < 0) {   /* we would pass */
+            int settle = settling_move(g, color), i;
+            if (settle) {
+                go_xy(b, settle, &res->move_x, &res->move_y);
+            } else if (wins) {
+                res->move_x = res->move_y = -1;
+            } else if ((i = best_non_pass(res)) >= 0 && res->cand_visits[i] > 0) {
+                res->move_x = res->cand_x[i];
+                res->move_y = res->cand_y[i];
+            }
         }
     }
     free(ctx);

@@ -170,3 +170,24 @@ def test_two_liberty_fights_shape_the_priors():
         priors = {c["move"]: c["prior"] for c in e.analyze("b", playouts=5000)["candidates"]}
         assert priors[(3, 6)] == max(priors.values())
         assert priors[(3, 6)] > priors[(3, 8)]
+
+
+# A 9x9 game against GNU Go (match seed 6) up to black's pass. On the left, black's six stones
+# A3-B5 are in atari (liberty A2) and so is white's A7 (liberty B7): whoever moves first wins
+# that fight. Passing back counted W+2 by our own judgement, but the referee looks at the
+# position with black to move (B7 captures, then white's B1-B3 group dies): B+22.
+WHOEVER_MOVES_FIRST = (
+    "F6 E4 C6 E6 C3 C4 B4 F5 F7 E7 E8 F8 G8 D8 F9 C5 B5 B3 C2 B6 B7 B2 E2 D3 D2 F2 F3 E3 G3 "
+    "C7 A6 G5 H6 C1 G2 F1 G1 B8 D5 D4 A3 G6 G7 H8 H5 H7 G4 H4 E5 D6 E5 D5 F4 B1 E1 A4 E5 F5 "
+    "A5 B6 G5 D9 C6 A7 A8 B6 A4 A7 E9 E5 B7 C6 D1 A7 pass")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_settles_a_capturing_race_before_passing_back(seed):
+    from engines.go.coords import from_gtp
+
+    with GoEngine(size=9, komi=7.0, seed=seed) as e:
+        for i, vertex in enumerate(WHOEVER_MOVES_FIRST.split()):
+            e.play("b" if i % 2 == 0 else "w", from_gtp(vertex, 9))
+        assert e.moves()[-1] == ("b", None)
+        assert e.genmove("w", playouts=2000) == from_gtp("A2", 9)  # takes the six stones
