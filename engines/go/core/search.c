@@ -203,7 +203,7 @@ typedef struct {
     int expand_at;
     int stop;
     long done;
-    uint8_t banned[GO_MAX_POINTS];   /* root moves refused by superko */
+    uint8_t banned[GO_MAX_POINTS];   /* root moves that would repeat an earlier position */
 } run_ctx;
 
 typedef struct {
@@ -517,7 +517,9 @@ static double score_after_pass(go_game *g, int color, int playouts)
 
 /* A chain in atari is a fight that whoever moves first wins, and a judge looking at the game
    after our pass gives it to the opponent. Before passing: the biggest capture, else the
-   extension that saves our biggest chain in atari; 0 when nothing is left in atari. */
+   extension that saves our biggest chain in atari; 0 when nothing is left in atari. Moves
+   that bring back an earlier position are skipped: against an opponent who keeps passing, a
+   capture and recapture would otherwise go round forever (a ko-shaped fight). */
 static int settling_move(const go_game *g, int color)
 {
     const go_board *b = go_game_board(g);
@@ -528,8 +530,8 @@ static int settling_move(const go_game *g, int color)
             continue;
         int lib = libs[0], x, y, size = b->csize[p];
         go_xy(b, lib, &x, &y);
-        if (go_game_check(g, color, x, y) != GO_OK)
-            continue;
+        if (go_game_check(g, color, x, y) != GO_OK || go_game_repeats(g, color, lib))
+            continue;   /* a settling move that repeats a position would start a cycle */
         if (c != color && size > capture_size) {
             best_capture = lib;
             capture_size = size;
@@ -581,12 +583,14 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
     if (!ctx->budget && ctx->deadline <= 0)
         ctx->budget = 1000;
     ctx->expand_at = root_board.size <= 9 ? 2 : root_board.size <= 13 ? 4 : 8;
-    if (go_game_superko(g))
-        for (int i = 0; i < root->nchildren; i++) {
-            int p = NODE(s, root->children + i)->move;
-            if (p != GO_PASS && go_game_repeats(g, color, p))
-                ctx->banned[p] = 1;
-        }
+    /* Root moves that bring back an earlier position: illegal under superko, and never chosen
+       without it either, so the engine cannot start a cycle (a passing opponent and a capture
+       and recapture went round until the move limit). */
+    for (int i = 0; i < root->nchildren; i++) {
+        int p = NODE(s, root->children + i)->move;
+        if (p != GO_PASS && go_game_repeats(g, color, p))
+            ctx->banned[p] = 1;
+    }
     uint64_t seed = go_rng_below(go_game_rng(g), 0xffffffffu);
     for (int t = 0; t < nthreads; t++) {
         ws[t].ctx = ctx;

@@ -191,3 +191,30 @@ def test_settles_a_capturing_race_before_passing_back(seed):
             e.play("b" if i % 2 == 0 else "w", from_gtp(vertex, 9))
         assert e.moves()[-1] == ("b", None)
         assert e.genmove("w", playouts=2000) == from_gtp("A2", 9)  # takes the six stones
+
+
+# Another game against GNU Go (match seed 52), up to black's capture at F7. White's F6 would take
+# that stone back and bring back the position after move 92. Black kept passing and white kept
+# throwing in at F5 and retaking at F6, so the game went round until the move limit (243 moves).
+CYCLE = (
+    "E5 F5 E6 E4 D4 D3 F4 E3 G5 C4 F3 C7 D7 F6 C6 F2 F7 G6 H6 G3 G4 B6 B7 G7 G8 H7 H8 H4 H5 B5 "
+    "C8 H3 C5 J5 J7 D5 A6 B4 A5 A7 A8 A4 A7 D4 D6 J4 J6 G2 pass D2 pass B2 pass E2 pass D8 pass "
+    "D9 pass C9 pass B8 B9 E8 pass E7 pass F6 pass F5 G6 C2 pass E1 pass H1 pass J3 pass B3 "
+    "pass F8 pass F9 pass F6 pass G7 pass F5 F7 F6 pass F5 F7")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_never_brings_back_an_earlier_position_even_without_superko(seed):
+    """Simple ko allows the retake at F6; the engine still never starts a cycle."""
+    from engines.go.coords import from_gtp
+
+    with GoEngine(size=9, komi=7.0, superko=False, seed=seed) as e:
+        boards = [e.board()]
+        for i, vertex in enumerate(CYCLE.split()):
+            e.play("b" if i % 2 == 0 else "w", from_gtp(vertex, 9))
+            boards.append(e.board())
+        assert e.is_legal("w", from_gtp("F6", 9))   # legal: not an immediate ko retake
+        move = e.genmove("w", playouts=2000)
+        assert move != from_gtp("F6", 9)
+        if move is not None:   # a pass changes no stones; any move must make a new position
+            assert e.board() not in boards[:-1]
