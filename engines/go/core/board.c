@@ -204,42 +204,32 @@ static int chain_capture(go_board *b, int head)
 
 int go_board_libs(const go_board *b, int point, int limit, int *libs)
 {
-    int n = 0, head = b->chain[point], s = head;
-    if (limit <= 8) {   /* the common case (tactics): a few liberties, checked by a scan */
-        int found[8];
-        do {
-            int nb[4] = NEIGHBORS(b, s);
-            for (int i = 0; i < 4; i++) {
-                int q = nb[i], dup = 0;
-                if (b->color[q] != GO_EMPTY)
-                    continue;
-                for (int k = 0; k < n && !dup; k++)
-                    dup = found[k] == q;
-                if (dup)
-                    continue;
-                found[n] = q;
-                if (libs)
-                    libs[n] = q;
-                if (++n >= limit)
-                    return n;
-            }
-            s = b->next[s];
-        } while (s != head);
-        return n;
-    }
+    /* Tactics ask for a few liberties: checking those already found beats clearing a mark
+       for every point, which only pays for long counts. */
+    int small = limit <= 8, found[8], n = 0, head = b->chain[point], s = head;
     uint8_t seen[GO_MAX_POINTS];
-    memset(seen, 0, b->npoints);
+    if (!small)
+        memset(seen, 0, b->npoints);
     do {
         int nb[4] = NEIGHBORS(b, s);
         for (int i = 0; i < 4; i++) {
-            int q = nb[i];
-            if (b->color[q] == GO_EMPTY && !seen[q]) {
+            int q = nb[i], dup = 0;
+            if (b->color[q] != GO_EMPTY)
+                continue;
+            if (small) {
+                for (int k = 0; k < n && !dup; k++)
+                    dup = found[k] == q;
+                found[n] = q;   /* n < limit <= 8; a duplicate only fills the next free slot */
+            } else {
+                dup = seen[q];
                 seen[q] = 1;
-                if (libs)
-                    libs[n] = q;
-                if (++n >= limit)
-                    return n;
             }
+            if (dup)
+                continue;
+            if (libs)
+                libs[n] = q;
+            if (++n >= limit)
+                return n;
         }
         s = b->next[s];
     } while (s != head);

@@ -121,21 +121,23 @@ static inline int in_atari(const go_board *b, int head)
 }
 
 /* Liberties color would have at point after playing there, counted up to need (a capture
-   counts as plenty). Assumes point is empty. A chain has at least a quarter as many liberties
-   as pseudo-liberties (an empty point touches at most four of its stones), which settles most
-   cases without walking the chain. */
-static inline int libs_after_upto(const go_board *b, int color, int point, int need)
+   counts as plenty), not counting excl (0: none) as if the opponent had taken it. Assumes point
+   is empty. A chain has at least a quarter as many liberties as pseudo-liberties (an empty
+   point touches at most four of its stones), which settles most cases without walking it. */
+static inline int libs_after_upto(const go_board *b, int color, int point, int need, int excl)
 {
-    int libs[4], n = 0, s = b->stride;
+    int libs[4], n = 0, s = b->stride, plenty = 4 * (need + (excl != 0));
     int nb[4] = {point - 1, point + 1, point - s, point + s};
     for (int i = 0; i < 4; i++) {
         int q = nb[i], c = b->color[q];
-        if (c == GO_EMPTY)
-            libs[n++] = q;
-        else if (c == go_other(color) && in_atari(b, b->chain[q]))
+        if (c == GO_EMPTY) {
+            if (q != excl)
+                libs[n++] = q;
+        } else if (c == go_other(color) && in_atari(b, b->chain[q])) {
             return need;
-        else if (c == color && b->plib[b->chain[q]] > 4 * need)
+        } else if (c == color && b->plib[b->chain[q]] > plenty) {
             return need;
+        }
     }
     if (n >= need)
         return need;
@@ -143,9 +145,9 @@ static inline int libs_after_upto(const go_board *b, int color, int point, int n
         int q = nb[i];
         if (b->color[q] != color)
             continue;
-        int cl[4], k = go_board_libs(b, q, need + 1, cl);
+        int cl[5], k = go_board_libs(b, q, need + 1 + (excl != 0), cl);
         for (int j = 0; j < k; j++) {
-            int l = cl[j], dup = (l == point);
+            int l = cl[j], dup = l == point || l == excl;
             for (int m = 0; m < n && !dup; m++)
                 dup = libs[m] == l;
             if (!dup) {
@@ -160,36 +162,7 @@ static inline int libs_after_upto(const go_board *b, int color, int point, int n
 
 int go_libs_after(const go_board *b, int color, int point)
 {
-    return libs_after_upto(b, color, point, 3);
-}
-
-/* Liberties color would have after playing point when excl is taken too (up to 3; a capture
-   counts as plenty). */
-static int libs_after_excluding(const go_board *b, int color, int point, int excl)
-{
-    int libs[4], n = 0, s = b->stride;
-    int nb[4] = {point - 1, point + 1, point - s, point + s};
-    for (int i = 0; i < 4; i++) {
-        int q = nb[i], c = b->color[q];
-        if (c == GO_EMPTY && q != excl)
-            libs[n++] = q;
-        else if (c == go_other(color) && in_atari(b, b->chain[q]))
-            return 3;
-    }
-    for (int i = 0; i < 4 && n < 3; i++) {
-        int q = nb[i];
-        if (b->color[q] != color)
-            continue;
-        int cl[5], k = go_board_libs(b, q, 5, cl);
-        for (int j = 0; j < k && n < 3; j++) {
-            int l = cl[j], dup = l == point || l == excl;
-            for (int m = 0; m < n && !dup; m++)
-                dup = libs[m] == l;
-            if (!dup)
-                libs[n++] = l;
-        }
-    }
-    return n;
+    return libs_after_upto(b, color, point, 3, 0);
 }
 
 void go_two_liberty_marks(const go_board *b, uint8_t *marks)
@@ -206,10 +179,10 @@ void go_two_liberty_marks(const go_board *b, uint8_t *marks)
         for (int k = 0; k < 2; k++) {
             int l = libs[k], other = libs[1 - k];
             if (c == color) {
-                if (libs_after_upto(b, color, l, 3) >= 3)
+                if (libs_after_upto(b, color, l, 3, 0) >= 3)
                     marks[l] |= GO_MARK_SAVE;
-            } else if (libs_after_upto(b, color, l, 2) >= 2 &&
-                       libs_after_excluding(b, c, other, l) <= 1) {
+            } else if (libs_after_upto(b, color, l, 2, 0) >= 2 &&
+                       libs_after_upto(b, c, other, 2, l) <= 1) {
                 marks[l] |= GO_MARK_KILL;
             }
         }
@@ -380,7 +353,7 @@ static int random_move(go_board *b, go_rng *r, int avoid_self_atari)
         int p = b->empty[idx];
         if (go_board_is_eye(b, color, p) || go_board_check(b, color, p) != GO_OK)
             continue;
-        if (avoid_self_atari && libs_after_upto(b, color, p, 2) == 1) {
+        if (avoid_self_atari && libs_after_upto(b, color, p, 2, 0) == 1) {
             if (fallback == GO_PASS)
                 fallback = p;
             if (go_rng_below(r, 16) != 0)
@@ -400,7 +373,7 @@ static int pick_legal(go_board *b, go_rng *r, const int *cand, int n, int avoid_
         int p = cand[(start + i) % n];
         if (go_board_check(b, b->to_move, p) != GO_OK)
             continue;
-        if (avoid_self_atari && libs_after_upto(b, b->to_move, p, 2) == 1)
+        if (avoid_self_atari && libs_after_upto(b, b->to_move, p, 2, 0) == 1)
             continue;
         return p;
     }
