@@ -63,6 +63,8 @@ uint64_t go_zobrist_white_to_move(void);
 uint64_t go_zobrist_ko(int x, int y);
 long go_bench_light(int size, long games, uint64_t seed);
 int go_game_ladder_fails(const go_game *g, int color, int x, int y);
+int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls);
+float go_game_move_gamma(const go_game *g, int x, int y);
 """
 
 PREAMBLE = """
@@ -72,6 +74,36 @@ int go_game_ladder_fails(const go_game *g, int color, int x, int y)
 {
     const go_board *b = go_game_board(g);
     return go_ladder_escape_fails(b, color, go_point(b, x, y));
+}
+/* Training data for learn_priors.py: every legal move of the side to move (no pass) with its
+   canonical shape key and GO_CLASS_GROUPS classes; returns the count. */
+int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls)
+{
+    const go_board *b = go_game_board(g);
+    uint8_t marks[GO_MAX_POINTS];
+    int n = 0;
+    go_two_liberty_marks(b, marks);
+    for (int i = 0; i < b->nempty; i++) {
+        int p = b->empty[i], x, y;
+        if (go_board_check(b, b->to_move, p) != GO_OK)
+            continue;
+        go_xy(b, p, &x, &y);
+        xy[2 * n] = x;
+        xy[2 * n + 1] = y;
+        keys[n] = go_shape_canonical(go_shape_key(b, b->to_move, p));
+        go_move_classes(b, b->to_move, p, marks, cls + GO_CLASS_GROUPS * n);
+        n++;
+    }
+    return n;
+}
+/* The learned strength the search gives the side to move's legal move at (x, y). */
+float go_game_move_gamma(const go_game *g, int x, int y)
+{
+    const go_board *b = go_game_board(g);
+    uint8_t marks[GO_MAX_POINTS];
+    go_shape_init();
+    go_two_liberty_marks(b, marks);
+    return go_move_gamma(b, b->to_move, go_point(b, x, y), marks);
 }
 int go_game_size(const go_game *g) { return go_game_board(g)->size; }
 int go_game_to_move(const go_game *g) { return go_game_board(g)->to_move; }

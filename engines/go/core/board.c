@@ -1,5 +1,6 @@
 /* board.c - rules on a flat array: chains as cyclic lists, pseudo-liberties, Zobrist. */
 #include "go.h"
+#include "internal.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -136,13 +137,6 @@ static inline void lib_remove(go_board *b, int head, int lib)
     b->lsq[head] -= lib * lib;
 }
 
-/* A chain is in atari when all its pseudo-liberties are one point: n * sum(l^2) == sum(l)^2. */
-static inline int chain_in_atari(const go_board *b, int head)
-{
-    int64_t n = b->plib[head], s = b->lsum[head];
-    return n > 0 && n * (int64_t)b->lsq[head] == s * s;
-}
-
 static inline int atari_lib(const go_board *b, int head) { return b->lsum[head] / b->plib[head]; }
 
 static void empty_remove(go_board *b, int p)
@@ -255,7 +249,7 @@ int go_board_check(const go_board *b, int color, int point)
             return GO_OK;
         if (c == GO_BORDER)
             continue;
-        int h = b->chain[q], atari = chain_in_atari(b, h);
+        int h = b->chain[q], atari = go_chain_in_atari(b, h);
         if (c == color && !atari)
             return GO_OK;        /* joins a chain that keeps another liberty */
         if (c != color && atari)
@@ -306,7 +300,7 @@ int go_board_play(go_board *b, int color, int point)
     b->captures[color] += captured;
     /* Ko: one stone captured by a lone stone that now has that point as its only liberty. */
     int h = b->chain[point];
-    if (captured == 1 && b->csize[h] == 1 && chain_in_atari(b, h) && atari_lib(b, h) == last_cap)
+    if (captured == 1 && b->csize[h] == 1 && go_chain_in_atari(b, h) && atari_lib(b, h) == last_cap)
         b->ko = last_cap;
     return captured;
 }

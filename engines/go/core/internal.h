@@ -4,6 +4,14 @@
 
 #include "go.h"
 
+/* A chain (by its head) in atari: all its pseudo-liberties are one point, which holds exactly
+   when (sum of points)^2 = count * (sum of squares). */
+static inline int go_chain_in_atari(const go_board *b, int head)
+{
+    int64_t n = b->plib[head], s = b->lsum[head];
+    return n > 0 && n * (int64_t)b->lsq[head] == s * s;
+}
+
 /* Move features for tree priors (go_move_features). */
 enum {
     GO_F_CAPTURE = 1,       /* captures a single stone */
@@ -32,6 +40,32 @@ int go_libs_after(const go_board *b, int color, int point);
 enum { GO_MARK_SAVE = 1, GO_MARK_KILL = 2 };
 /* marks[point] for every point of the board (room for b->npoints bytes). */
 void go_two_liberty_marks(const go_board *b, uint8_t *marks);
+
+/* Learned priors (shape.c). A move's classes, one small value per group: */
+enum {
+    GO_CLASS_CAPTURE,     /* 0 none, 1 one stone, 2 more */
+    GO_CLASS_ESCAPE,      /* 0 none, 1 extends an own chain out of atari, 2 into a lost ladder */
+    GO_CLASS_SELF_ATARI,  /* 0 none, 1 a lone stone, 2 a chain */
+    GO_CLASS_ATARI,       /* 1 when it takes an enemy chain down to one liberty */
+    GO_CLASS_MARK,        /* GO_MARK_* bits of go_two_liberty_marks */
+    GO_CLASS_OWN_EYE,     /* fills an own eye */
+    GO_CLASS_DIST1,       /* Manhattan distance to the last move, 1..4 (0: farther or none) */
+    GO_CLASS_DIST2,       /* the same for the move before it */
+    GO_CLASS_LINE,        /* 0..3: first, second, third, fourth line or higher */
+    GO_CLASS_GROUPS
+};
+#define GO_CLASS_VALUES 5
+/* 3x3 shape around point for color: per cell (NW N NE W E SW S SE) 3 bits, colour relative
+   to color (0 empty, 1 own, 2 enemy, 3 off board) plus 4 for an orthogonal chain in atari. */
+uint32_t go_shape_key(const go_board *b, int color, int point);
+/* The smallest key among the 8 rotations and reflections of a shape. */
+uint32_t go_shape_canonical(uint32_t key);
+/* Classes of color's legal move at point into cls[GO_CLASS_GROUPS]; marks may be NULL. */
+void go_move_classes(const go_board *b, int color, int point, const uint8_t *marks, uint8_t *cls);
+/* Learned strength of the move (product of its shape's and classes' gammas); call
+   go_shape_init once first. */
+void go_shape_init(void);
+float go_move_gamma(const go_board *b, int color, int point, const uint8_t *marks);
 
 /* Game internals used by search.c (game.c). */
 go_search *go_game_search(go_game *g);

@@ -114,12 +114,6 @@ int go_pattern_match(const go_board *b, int point)
 
 /* ---- Tactics ------------------------------------------------------------------------------ */
 
-static inline int in_atari(const go_board *b, int head)
-{
-    int64_t n = b->plib[head], s = b->lsum[head];
-    return n > 0 && n * (int64_t)b->lsq[head] == s * s;
-}
-
 /* Liberties color would have at point after playing there, counted up to need (a capture
    counts as plenty), not counting excl (0: none) as if the opponent had taken it. Assumes point
    is empty. A chain has at least a quarter as many liberties as pseudo-liberties (an empty
@@ -133,7 +127,7 @@ static inline int libs_after_upto(const go_board *b, int color, int point, int n
         if (c == GO_EMPTY) {
             if (q != excl)
                 libs[n++] = q;
-        } else if (c == go_other(color) && in_atari(b, b->chain[q])) {
+        } else if (c == go_other(color) && go_chain_in_atari(b, b->chain[q])) {
             return need;
         } else if (c == color && b->plib[b->chain[q]] > plenty) {
             return need;
@@ -197,7 +191,7 @@ static int atari_libs_near(const go_board *b, int color, int point, int *out, in
     int nb[4] = {point - 1, point + 1, point - s, point + s};
     for (int i = 0; i < 4; i++) {
         int q = nb[i];
-        if (b->color[q] == color && in_atari(b, b->chain[q]))
+        if (b->color[q] == color && go_chain_in_atari(b, b->chain[q]))
             out[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
     }
     return n;
@@ -211,7 +205,7 @@ static int atari_escapes(const go_board *b, int color, int point, int *out)
     int nb[5] = {point, point - 1, point + 1, point - s, point + s};
     for (int i = 0; i < 5; i++) {
         int q = nb[i];
-        if (b->color[q] != color || !in_atari(b, b->chain[q]))
+        if (b->color[q] != color || !go_chain_in_atari(b, b->chain[q]))
             continue;
         int head = b->chain[q], st = head;
         do { /* capture a neighbouring enemy chain in atari */
@@ -232,7 +226,7 @@ static int atari_escapes(const go_board *b, int color, int point, int *out)
 static int ladder_captures(const go_board *b, int point, int depth)
 {
     int head = b->chain[point], color = b->color[point];
-    if (depth > 40 || !in_atari(b, head))
+    if (depth > 40 || !go_chain_in_atari(b, head))
         return 0;
     int lib = b->lsum[head] / b->plib[head];
     /* A capture of an attacker next to the chain also escapes. */
@@ -240,7 +234,7 @@ static int ladder_captures(const go_board *b, int point, int depth)
     do {
         int nb[4] = {st - 1, st + 1, st - b->stride, st + b->stride};
         for (int i = 0; i < 4; i++)
-            if (b->color[nb[i]] == go_other(color) && in_atari(b, b->chain[nb[i]]))
+            if (b->color[nb[i]] == go_other(color) && go_chain_in_atari(b, b->chain[nb[i]]))
                 return 0;
         st = b->next[st];
     } while (st != head);
@@ -272,7 +266,7 @@ int go_ladder_escape_fails(const go_board *b, int color, int point)
     /* point extends color's chain in atari; does the attacker still capture it in a ladder? */
     int s = b->stride, nb[4] = {point - 1, point + 1, point - s, point + s};
     for (int i = 0; i < 4; i++)
-        if (b->color[nb[i]] == color && in_atari(b, b->chain[nb[i]]))
+        if (b->color[nb[i]] == color && go_chain_in_atari(b, b->chain[nb[i]]))
             return ladder_captures(b, nb[i], 0);
     return 0;
 }
@@ -285,9 +279,9 @@ int go_move_features(const go_board *b, int color, int point)
     int nb[4] = {point - 1, point + 1, point - s, point + s};
     for (int i = 0; i < 4; i++) {
         int q = nb[i];
-        if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
+        if (b->color[q] == go_other(color) && go_chain_in_atari(b, b->chain[q]))
             f |= b->csize[b->chain[q]] > 1 ? GO_F_CAPTURE_BIG : GO_F_CAPTURE;
-        if (b->color[q] == color && in_atari(b, b->chain[q])) {
+        if (b->color[q] == color && go_chain_in_atari(b, b->chain[q])) {
             n = atari_escapes(b, color, q, esc);
             for (int k = 0; k < n; k++)
                 if (esc[k] == point)
@@ -393,7 +387,7 @@ static int heavy_move(go_board *b, go_rng *r)
         int around[5] = {last, last - 1, last + 1, last - s, last + s};
         for (int i = 0; i < 5; i++) {
             int q = around[i];
-            if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
+            if (b->color[q] == go_other(color) && go_chain_in_atari(b, b->chain[q]))
                 cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
         }
         int prev = b->last_move2;
@@ -401,7 +395,7 @@ static int heavy_move(go_board *b, go_rng *r)
             int around2[4] = {prev - 1, prev + 1, prev - s, prev + s};
             for (int i = 0; i < 4; i++) {
                 int q = around2[i];
-                if (b->color[q] == go_other(color) && in_atari(b, b->chain[q]))
+                if (b->color[q] == go_other(color) && go_chain_in_atari(b, b->chain[q]))
                     cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
             }
         }
@@ -410,7 +404,7 @@ static int heavy_move(go_board *b, go_rng *r)
         /* Save own chains put in atari by the last move. */
         n = 0;
         for (int i = 1; i < 5; i++)
-            if (b->color[around[i]] == color && in_atari(b, b->chain[around[i]]))
+            if (b->color[around[i]] == color && go_chain_in_atari(b, b->chain[around[i]]))
                 n += atari_escapes(b, color, around[i], cand + n);
         if (n > 16)
             n = 16;

@@ -16,6 +16,7 @@
 
 #define RAVE_EQUIV 2500.0   /* visits at which direct and AMAF evidence weigh the same */
 #define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
+#define PRIOR_VISITS 20     /* virtual visits of a learned prior (its wins: the move's share) */
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
 #define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
@@ -113,49 +114,27 @@ static uint32_t arena_alloc(go_search *s, int n)
 
 /* ---- Priors and expansion --------------------------------------------------------------- */
 
-static int empty_around(const go_board *b, int point)
+/* Pass is always a child: even when nothing is settled yet, and likelier after a pass. */
+static void set_pass_prior(node *n, const go_board *b)
 {
-    int x, y;
-    go_xy(b, point, &x, &y);
-    for (int dy = -2; dy <= 2; dy++)
-        for (int dx = -2; dx <= 2; dx++) {
-            int ax = x + dx, ay = y + dy;
-            if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) > 2)
-                continue;
-            if (ax >= 0 && ay >= 0 && ax < b->size && ay < b->size &&
-                b->color[go_point(b, ax, ay)] != GO_EMPTY)
-                return 0;
-        }
-    return 1;
-}
-
-static void set_prior(node *n, const go_board *b, int point, int mark)
-{
-    int pv = 10, pw = 5;
-    if (point == GO_PASS) {
-        n->pv = 10;
-        n->pw = b->last_move == GO_PASS ? 5 : 1;
-        return;
-    }
-    int f = go_move_features(b, b->to_move, point);
-    if (f & GO_F_CAPTURE_BIG) { pv += 30; pw += 30; }
-    else if (f & GO_F_CAPTURE) { pv += 10; pw += 10; }
-    if (f & GO_F_ESCAPE) { pv += 15; pw += 15; }
-    if (mark & GO_MARK_KILL) { pv += 10; pw += 10; }   /* two-liberty fights: capturing races */
-    if (mark & GO_MARK_SAVE) { pv += 8; pw += 8; }
-    if (f & GO_F_PATTERN) { pv += 6; pw += 6; }
-    if (f & GO_F_NEAR_LAST) { pv += 3; pw += 3; }
-    if (f & GO_F_SELF_ATARI) pv += 15;
-    if (f & GO_F_LADDER) pv += 20;   /* running a lost ladder only adds stones to the loss */
-    if (f & GO_F_OWN_EYE) pv += 40;
-    if ((f & GO_F_EDGE) && empty_around(b, point)) pv += 15;
-    n->pv = (uint8_t)(pv > 255 ? 255 : pv);
-    n->pw = (uint8_t)(pw > n->pv ? n->pv : pw);
+    n->move = GO_PASS;
+    n->pv = 10;
+    n->pw = b->last_move == GO_PASS ? 5 : 1;
 }
 
 static double prior_value(const node *n) { return (double)n->pw / n->pv; }
 
-/* Children: pass first (always selectable), then legal moves by falling prior. */
+/* Prior of a move from its learned strength (shape.c): share = gamma / (gamma + the mean gamma
+   of the legal moves), so an average move starts at PRIOR_VISITS visits won half the time, the
+   favourite of a position nearly always, and a self-atari or an eye fill nearly never. */
+static void set_prior(node *n, float gamma, float mean)
+{
+    float share = gamma / (gamma + mean);
+    n->pv = PRIOR_VISITS;
+    n->pw = (uint8_t)(PRIOR_VISITS * share + 0.5f);
+}
+
+/* Children: pass first (always selectable), then legal moves by falling strength. */
 static int expand(go_search *s, node *n, const go_board *b)
 {
     uint8_t zero = 0;
@@ -163,25 +142,34 @@ static int expand(go_search *s, node *n, const go_board *b)
         return 0;
     node tmp[GO_MAX_CANDIDATES];
     uint8_t marks[GO_MAX_POINTS];
-    int count = 0;
+    uint16_t legal[GO_MAX_CANDIDATES];
+    float gamma[GO_MAX_CANDIDATES], sum = 0;
+    int count = 0, nlegal = 0;
     memset(tmp, 0, sizeof tmp);
     go_two_liberty_marks(b, marks);
-    tmp[count].move = GO_PASS;
-    set_prior(&tmp[count++], b, GO_PASS, 0);
     for (int i = 0; i < b->nempty; i++) {
         int p = b->empty[i];
         if (go_board_check(b, b->to_move, p) != GO_OK)
             continue;
+        legal[nlegal] = (uint16_t)p;
+        sum += gamma[nlegal] = go_move_gamma(b, b->to_move, p, marks);
+        nlegal++;
+    }
+    set_pass_prior(&tmp[count++], b);
+    float order[GO_MAX_CANDIDATES];   /* gamma of tmp[j]: finer than the rounded prior */
+    for (int i = 0; i < nlegal; i++) {
         node c;
         memset(&c, 0, sizeof c);
-        c.move = (uint16_t)p;
-        set_prior(&c, b, p, marks[p]);
+        c.move = legal[i];
+        set_prior(&c, gamma[i], sum / nlegal);
         int j = count++;
-        while (j > 1 && prior_value(&tmp[j - 1]) < prior_value(&c)) {
+        while (j > 1 && order[j - 1] < gamma[i]) {
             tmp[j] = tmp[j - 1];
+            order[j] = order[j - 1];
             j--;
         }
         tmp[j] = c;
+        order[j] = gamma[i];
     }
     uint32_t at = arena_alloc(s, count);
     if (!at)
@@ -549,6 +537,7 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
 {
     if (color != GO_BLACK && color != GO_WHITE)
         return GO_ERR_COLOR;
+    go_shape_init();
     go_search *s = go_game_search(g);
     double t0 = now_seconds();
     go_board root_board;

@@ -1,0 +1,182 @@
+"""Learned move priors: the C features are orientation-free, the fit finds what a teacher
+prefers, and the generated table is valid C that the search reads."""
+import random
+import shutil
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from engines.go import GoEngine, learn_priors, sgf
+from engines.go._core import ffi, lib
+
+
+def move_classes(engine):
+    """{(x, y): (canonical shape key, classes)} for every legal move of the side to move."""
+    xy = ffi.new("int[]", 2 * 361)
+    keys = ffi.new("uint32_t[]", 361)
+    cls = ffi.new("uint8_t[]", 361 * learn_priors.GROUPS)
+    n = lib.go_game_move_classes(engine._game, xy, keys, cls)
+    g = learn_priors.GROUPS
+    return {(xy[2 * i], xy[2 * i + 1]): (keys[i], tuple(cls[g * i:g * i + g])) for i in range(n)}
+
+
+def random_game(rng, size=9, moves=40):
+    out = []
+    with GoEngine(size=size, seed=rng.randrange(1 << 30)) as e:
+        color = "b"
+        for _ in range(moves):
+            legal = e.legal_moves(color)
+            if not legal:
+                break
+            p = rng.choice(legal)
+            e.play(color, p)
+            out.append((color, p))
+            color = "w" if color == "b" else "b"
+    return out
+
+
+SYMMETRIES = [
+    lambda x, y, n: (y, x),
+    lambda x, y, n: (n - 1 - x, y),
+    lambda x, y, n: (x, n - 1 - y),
+    lambda x, y, n: (n - 1 - y, n - 1 - x),
+]
+
+
+@pytest.mark.parametrize("sym", range(len(SYMMETRIES)))
+def test_move_features_do_not_depend_on_the_board_orientation(sym):
+    """The same game turned or mirrored gives every move the same shape key and classes."""
+    f = SYMMETRIES[sym]
+    rng = random.Random(sym)
+    for _ in range(5):
+        game = random_game(rng)
+        with GoEngine(size=9) as a, GoEngine(size=9) as b:
+            for color, p in game:
+                a.play(color, p)
+                b.play(color, f(*p, 9))
+            ca, cb = move_classes(a), move_classes(b)
+            assert len(ca) > 20
+            assert {f(*p, 9): v for p, v in ca.items()} == cb
+
+
+def test_shape_keys_see_colour_relative_to_the_mover():
+    """A lone black stone looks like an own stone to black and an enemy stone to white."""
+    with GoEngine(size=9) as e:
+        e.play("b", (4, 4))
+        as_white = move_classes(e)[(4, 3)][0]
+        e.play("w", (0, 0))
+        as_black = move_classes(e)[(4, 3)][0]
+    assert as_white != as_black
+    assert bin(as_black).count("1") == 1 and bin(as_white).count("1") == 1   # one stone, no atari
+
+
+def teacher_games(tmp_path, n=30, seed=7):
+    """The teacher always answers next to its opponent's last move when it can; the other
+    player is random."""
+    rng = random.Random(seed)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        rec = sgf.GameRecord(size=9, komi=7.0, black="Teacher" if i % 2 == 0 else "Random",
+                             white="Random" if i % 2 == 0 else "Teacher")
+        teacher = "b" if i % 2 == 0 else "w"
+        with GoEngine(size=9, seed=i) as e:
+            color, last = "b", None
+            for _ in range(50):
+                legal = e.legal_moves(color)
+                if not legal:
+                    break
+                near = [p for p in legal if last and abs(p[0] - last[0]) + abs(p[1] - last[1]) == 1]
+                p = rng.choice(near) if color == teacher and near else rng.choice(legal)
+                e.play(color, p)
+                rec.moves.append((color, p))
+                color, last = ("w" if color == "b" else "b"), p
+        sgf.save(tmp_path / f"game-{i:03}.sgf", rec)
+    return tmp_path
+
+
+def test_the_fit_finds_what_the_teacher_prefers(tmp_path):
+    samples = learn_priors.extract(learn_priors.sgf_files([teacher_games(tmp_path)]), "Teacher")
+    model = learn_priors.fit(samples, min_count=3, iterations=10, echo=None)
+    dist = model.class_gamma[6]            # distance to the last move
+    assert dist[1] > 10 * max(dist[0], dist[2], dist[3], dist[4])
+    top1, top5 = learn_priors.accuracy(samples, model)
+    assert top5 > 0.5 and top1 > 0.15      # uniform over ~60 legal moves would give 2% and 8%
+
+
+def test_the_generated_table_is_c_the_core_compiles(tmp_path):
+    out = tmp_path / "shape_gammas.h"
+    result = CliRunner().invoke(learn_priors.main, [str(teacher_games(tmp_path / "g", n=12)),
+                                                    "--player", "Teacher", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "held out" in result.output and "wrote" in result.output
+    text = out.read_text()
+    assert "SHAPE_KEYS" in text and "CLASS_GAMMAS[9][5]" in text
+    cc = shutil.which("cc") or shutil.which("gcc")
+    assert cc, "a C compiler is needed to build the engine"
+    src = tmp_path / "check.c"
+    src.write_text('#include <stdint.h>\n#include "shape_gammas.h"\n'
+                   "int main(void) { return (int)(SHAPE_GAMMAS[0] * CLASS_GAMMAS[6][1] > 0) - 1"
+                   " + (int)(sizeof SHAPE_KEYS == sizeof SHAPE_GAMMAS) - 1; }\n")
+    subprocess.run([cc, "-std=c11", "-Wall", "-Werror", "-o", str(tmp_path / "check"), str(src)],
+                   check=True, cwd=tmp_path)
+    assert subprocess.run([str(tmp_path / "check")]).returncode == 0
+
+
+def test_no_moves_of_the_player_is_a_clear_error(tmp_path):
+    teacher_games(tmp_path, n=2)
+    result = CliRunner().invoke(learn_priors.main, [str(tmp_path), "--player", "Nobody"])
+    assert result.exit_code != 0
+    assert "no moves of a player matching 'Nobody'" in result.output
+
+
+def test_search_priors_follow_the_learned_table():
+    """On the empty 9x9 board the shipped table prefers the third line or higher to the edge."""
+    with GoEngine(size=9, seed=1) as e:
+        priors = {c["move"]: c["prior"] for c in e.analyze("b", playouts=2000)["candidates"]}
+    top = max(priors, key=priors.get)
+    assert min(top[0], top[1], 8 - top[0], 8 - top[1]) >= 2
+    edge = [p for p in priors if 0 in p or 8 in p]
+    assert all(priors[p] < priors[top] for p in edge)
+    assert len({round(v, 5) for v in priors.values()}) > 1
+
+
+def shipped_table():
+    """The gammas in engines/go/core/shape_gammas.h, read back from the C source."""
+    import re
+    from pathlib import Path
+
+    import engines.go
+    text = (Path(engines.go.__file__).parent / "core" / "shape_gammas.h").read_text()
+
+    def numbers(name):
+        body = re.search(name + r"[^=]*=\s*\{(.*?)\};", text, re.S).group(1)
+        body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+        return [float(v.rstrip("f")) for v in re.findall(r"[-+0-9.e]+f?", body) if v.rstrip("f")]
+
+    keys = [int(v) for v in numbers("SHAPE_KEYS")]
+    rare = float(re.search(r"SHAPE_GAMMA_RARE = ([-+0-9.e]+)f", text).group(1))
+    classes = numbers(r"CLASS_GAMMAS\[9\]\[5\]")
+    return dict(zip(keys, numbers("SHAPE_GAMMAS"))), rare, classes
+
+
+def test_the_search_reads_the_shipped_table_for_every_orientation():
+    """The gamma the search gives each legal move is its shape's gamma times its classes'
+    gammas, as listed in the table (the runtime expands the canonical keys to all symmetries)."""
+    shapes, rare, classes = shipped_table()
+    assert len(shapes) > 100 and len(classes) == learn_priors.GROUPS * learn_priors.VALUES
+    rng = random.Random(11)
+    known = 0
+    for _ in range(4):
+        game = random_game(rng, moves=30)
+        for f in SYMMETRIES:
+            with GoEngine(size=9) as e:
+                for color, p in game:
+                    e.play(color, f(*p, 9))
+                for (x, y), (key, cls) in move_classes(e).items():
+                    want = shapes.get(key, rare)
+                    known += key in shapes
+                    for g, v in enumerate(cls):
+                        want *= classes[g * learn_priors.VALUES + v]
+                    assert lib.go_game_move_gamma(e._game, x, y) == pytest.approx(want, rel=1e-3)
+    assert known > 100
