@@ -16,7 +16,7 @@
 
 #define RAVE_EQUIV 2500.0   /* visits at which direct and AMAF evidence weigh the same */
 #define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
-#define PRIOR_VISITS 20     /* virtual visits of a learned prior (its wins: the move's share) */
+#define PRIOR_VISITS 10     /* virtual visits of a learned prior (its wins: the move's share) */
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
 #define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
