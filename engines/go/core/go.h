@@ -103,8 +103,6 @@ int go_playout_move(go_board *b, int policy, go_rng *r);
 int go_playout_run(go_board *b, int policy, go_rng *r, uint16_t *moves, int max_moves, int *nmoves);
 /* Light random games from the empty board (benchmark); returns games played. */
 long go_bench_light(int size, long games, uint64_t seed);
-/* Pattern-and-tactics prior of a move for the tree: >1 good, <1 doubtful, 1 neutral. */
-double go_playout_prior(const go_board *b, int color, int point);
 
 /* ---- Game record: history, undo, superko, scoring --------------------------------------- */
 

@@ -12,16 +12,13 @@ static inline int go_chain_in_atari(const go_board *b, int head)
     return n > 0 && n * (int64_t)b->lsq[head] == s * s;
 }
 
-/* Move features for tree priors (go_move_features). */
+/* Tactical move features (go_move_features), read by the learned priors' classes. */
 enum {
     GO_F_CAPTURE = 1,       /* captures a single stone */
     GO_F_CAPTURE_BIG = 2,   /* captures a chain of two or more stones */
     GO_F_ESCAPE = 4,        /* saves an own chain from atari */
-    GO_F_PATTERN = 8,       /* a 3x3 shape matches */
     GO_F_SELF_ATARI = 16,   /* leaves the new chain with one liberty */
     GO_F_OWN_EYE = 32,      /* fills an own eye */
-    GO_F_EDGE = 64,         /* first line */
-    GO_F_NEAR_LAST = 128,   /* within distance 2 of the last move */
     GO_F_LADDER = 256,      /* runs from atari into a ladder that captures */
 };
 

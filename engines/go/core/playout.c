@@ -296,38 +296,7 @@ int go_move_features(const go_board *b, int color, int point)
         f |= GO_F_SELF_ATARI;
     if (go_board_is_eye(b, color, point))
         f |= GO_F_OWN_EYE;
-    if (go_pattern_match(b, point))
-        f |= GO_F_PATTERN;
-    int x, y;
-    go_xy(b, point, &x, &y);
-    int line = x < y ? x : y, far = b->size - 1 - (x > y ? x : y);
-    if (far < line)
-        line = far;
-    if (line == 0)
-        f |= GO_F_EDGE;
-    if (b->last_move > 0) {
-        int lx, ly;
-        go_xy(b, b->last_move, &lx, &ly);
-        int d = (x > lx ? x - lx : lx - x) + (y > ly ? y - ly : ly - y);
-        if (d <= 2)
-            f |= GO_F_NEAR_LAST;
-    }
     return f;
-}
-
-double go_playout_prior(const go_board *b, int color, int point)
-{
-    int f = go_move_features(b, color, point);
-    double p = 1.0;
-    if (f & (GO_F_CAPTURE_BIG)) p *= 4;
-    else if (f & GO_F_CAPTURE) p *= 2.5;
-    if (f & GO_F_ESCAPE) p *= 3;
-    if (f & GO_F_PATTERN) p *= 1.6;
-    if (f & GO_F_NEAR_LAST) p *= 1.3;
-    if (f & GO_F_SELF_ATARI) p *= 0.3;
-    if (f & GO_F_OWN_EYE) p *= 0.05;
-    if (f & GO_F_EDGE) p *= 0.5;
-    return p;
 }
 
 /* ---- Policies ------------------------------------------------------------------------------ */

@@ -59,21 +59,19 @@ uint32_t go_shape_canonical(uint32_t key)
 
 void go_move_classes(const go_board *b, int color, int point, const uint8_t *marks, uint8_t *cls)
 {
-    int f = go_move_features(b, color, point), s = b->stride;
+    int f = go_move_features(b, color, point), s = b->stride, own = 0, libs[3];
+    int nb[4] = {point - 1, point + 1, point - s, point + s};
     memset(cls, 0, GO_CLASS_GROUPS);
     cls[GO_CLASS_CAPTURE] = f & GO_F_CAPTURE_BIG ? 2 : f & GO_F_CAPTURE ? 1 : 0;
     cls[GO_CLASS_ESCAPE] = f & GO_F_LADDER ? 2 : f & GO_F_ESCAPE ? 1 : 0;
-    if (f & GO_F_SELF_ATARI) {
-        int big = 0, nb[4] = {point - 1, point + 1, point - s, point + s};
-        for (int i = 0; i < 4; i++)
-            big |= b->color[nb[i]] == color;
-        cls[GO_CLASS_SELF_ATARI] = big ? 2 : 1;
-    }
-    int nb[4] = {point - 1, point + 1, point - s, point + s}, libs[3];
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
+        own |= b->color[nb[i]] == color;
         if (b->color[nb[i]] == go_other(color) && b->plib[b->chain[nb[i]]] <= 8 &&
             go_board_libs(b, nb[i], 3, libs) == 2)   /* two liberties: at most 8 pseudo */
             cls[GO_CLASS_ATARI] = 1;
+    }
+    if (f & GO_F_SELF_ATARI)
+        cls[GO_CLASS_SELF_ATARI] = own ? 2 : 1;   /* a chain, or a lone stone */
     cls[GO_CLASS_MARK] = marks ? (marks[point] & 3) : 0;
     cls[GO_CLASS_OWN_EYE] = (f & GO_F_OWN_EYE) != 0;
     int x, y;
