@@ -78,7 +78,7 @@ class ElevenLabsClient:
 
     def _wait(self, attempt: int, retry_after: str | None = None) -> None:
         delay = self.backoff * (2 ** attempt)
-        if retry_after and retry_after.replace(".", "", 1).isdigit():
+        if retry_after and retry_after.isascii() and retry_after.replace(".", "", 1).isdigit():
             delay = max(delay, min(float(retry_after), 60.0))
         time.sleep(delay)
 

@@ -92,7 +92,7 @@ class Instances:
         if target in records:
             return records[target]
         for rec in records.values():
-            if rec["branch"] == target or (target.isdigit() and rec.get("task") == int(target)):
+            if rec["branch"] == target or (target.isascii() and target.isdigit() and rec.get("task") == int(target)):
                 return rec
         known = ", ".join(sorted(records)) or "none"
         raise NotFound(f"no instance {target!r} (instances: {known}); start one with `instances up {target}`")
@@ -195,7 +195,7 @@ class Instances:
     # -- up --------------------------------------------------------------------------------------
     def plan(self, target: str, name: str | None = None) -> tuple[str, str, int | None]:
         """(branch, instance name, task id) for TARGET: a task id or a branch name."""
-        if target.isdigit():
+        if target.isascii() and target.isdigit():
             task = int(target)
             existing = [wt["branch"] for wt in gitops.worktrees(self.root)
                         if wt["branch"] and task_id_of_branch(wt["branch"]) == task]

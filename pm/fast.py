@@ -61,9 +61,9 @@ def parse(argv: list[str]):
         return None
     for kind, value in zip(kinds, positionals):
         if kind.startswith("int"):
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit()):
                 return None
-    if "limit" in values and not values["limit"].isdigit():
+    if "limit" in values and not (values["limit"].isascii() and values["limit"].isdigit()):
         return None
     if values.get("sprint") and values.get("no_sprint"):
         return None

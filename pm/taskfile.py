@@ -371,10 +371,10 @@ def summary(text: str) -> tuple | None:
     head = text[:head_end]
     meta = {k: html.unescape(v) for k, v in _FAST_META.findall(head)}
     title = _FAST_TITLE.search(head)
-    if title is None or not all(k in meta for k in META_FIELDS) or not meta["id"].isdigit():
+    if title is None or not all(k in meta for k in META_FIELDS) or not (meta["id"].isascii() and meta["id"].isdigit()):
         return None
     links = tuple((k, int(i)) for k, i in _FAST_LINK.findall(text, head_end))
     sprint = meta["sprint"]
     return (int(meta["id"]), html.unescape(title.group(1)), meta["status"], meta["priority"],
-            meta["kind"], int(sprint) if sprint.isdigit() else None, meta["created"],
+            meta["kind"], int(sprint) if sprint.isascii() and sprint.isdigit() else None, meta["created"],
             meta["updated"], meta["owner"], links)

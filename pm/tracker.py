@@ -704,7 +704,7 @@ class Tracker:
         out: dict[int, str] = {}
         for name in os.listdir(self.tasks_dir):
             number = name.split("-", 1)[0]
-            if number.isdigit() and name.endswith(".html"):
+            if number.isascii() and number.isdigit() and name.endswith(".html"):
                 out.setdefault(int(number), name)
         return out
 

@@ -30,9 +30,10 @@ def from_gtp(text: str, size: int) -> Point | None:
     vertex = text.strip().upper()
     if vertex == "PASS":
         return None
-    if len(vertex) < 2 or vertex[0] not in COLUMNS or not vertex[1:].isdigit():
+    digits = vertex[1:]
+    if len(vertex) < 2 or vertex[0] not in COLUMNS or not (digits.isascii() and digits.isdigit()):
         raise BadVertex(f"'{text}' is not a vertex (expected e.g. D4 or pass)")
-    x, row = COLUMNS.index(vertex[0]), int(vertex[1:])
+    x, row = COLUMNS.index(vertex[0]), int(digits)
     if x >= size or not 1 <= row <= size:
         raise BadVertex(f"'{text}' is off a {size}x{size} board")
     return (x, size - row)

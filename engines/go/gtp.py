@@ -63,7 +63,7 @@ def parse_command(line: str) -> Command | None:
     if not tokens:
         return None
     cid = None
-    if tokens[0].isdigit():
+    if tokens[0].isascii() and tokens[0].isdigit():   # str.isdigit() also accepts '¹', '٣'...
         cid = int(tokens.pop(0))
         if not tokens:
             return Command(cid, "")

@@ -59,6 +59,7 @@ def test_errors_match_click(seeded, capsys):
     [], ["--help"], ["ls", "--help"], ["show"], ["show", "x"], ["ls", "--bogus"], ["claim"],
     ["claim", "1", "--next"], ["new", "title"], ["ls", "--limit", "many"], ["log", "1"],
     ["ls", "--sprint", "--no-sprint"], ["ls", "-p"],
+    ["show", "\u00b9"], ["ls", "--limit", "\u00b2"],     # digits to str.isdigit(), not to int()
 ])
 def test_anything_else_goes_to_click(argv):
     assert fast.parse(argv) is None

@@ -17,6 +17,8 @@ GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--level", "1", "--chinese-rules"]
     ("7 quit", Command(7, "quit")),
     ("7", Command(7, "")),
     ("name\x01\x7f\n", Command(None, "name")),
+    ("\u00b9", Command(None, "\u00b9")),               # a digit to str.isdigit(), not an id
+    ("\u0663 name", Command(None, "\u0663", ("name",))),
 ])
 def test_parse_command(line, expected):
     assert parse_command(line) == expected
@@ -90,3 +92,10 @@ def test_client_times_out_on_a_silent_engine():
     with GtpClient(["sleep", "5"], name="sleeper") as client:
         with pytest.raises(GtpClientError, match="did not answer 'name' within 0.2 s"):
             client.command("name", timeout=0.2)
+
+
+@pytest.mark.parametrize("text", ["A\u00b9", "D\u0664", "C1\u00b2"])
+def test_vertices_take_ascii_digits_only(text):
+    from engines.go.coords import BadVertex, from_gtp
+    with pytest.raises(BadVertex, match="is not a vertex"):
+        from_gtp(text, 9)
