@@ -60,7 +60,7 @@ def up(target, name, no_checks, as_json):
         return
     for check in result["checks"]:
         click.echo(f"  check {check['name']}: {'ok' if check['ok'] else 'FAILED'} ({check['detail']})", err=True)
-    if result["pm"] not in ("logged", "no task"):
+    if not result["already_running"] and result["pm"] not in ("logged", "no task"):
         click.echo(f"  note: URL not logged on the task: {result['pm']}", err=True)
     click.echo(f"  ready in {result['seconds']:.2f}s", err=True)
     click.echo(result["url"])

@@ -240,7 +240,9 @@ class Instances:
         if already:
             self.progress(f"{name} is already running")
             self.sync_nginx()
-            return self._result(name, started, [], already=True)
+            result = self._result(name, started, [], already=True)
+            result["pm"] = "logged when it started"
+            return result
         try:
             self._prepare_worktree(name, branch)
             self._start(name, port)

@@ -50,6 +50,16 @@ def test_up_prints_the_url_last_and_ls_json(run):
     assert json.loads(run("ls", "--json").stdout) == []
 
 
+def test_up_of_a_running_instance_prints_its_url(run):
+    """The second `up` finds it running: the same URL, exit 0 (it crashed reading the pm note)."""
+    assert run("up", "feature/twice", "--no-checks").exit_code == 0
+    again = run("up", "feature/twice", "--no-checks")
+    assert again.exit_code == 0, again.output
+    assert "is already running" in again.stderr and "not logged" not in again.stderr
+    assert again.stdout.strip().splitlines()[-1] == f"{run.mgr.base_url}/feature-twice/"
+    assert json.loads(run("up", "feature/twice", "--json").stdout)["already_running"] is True
+
+
 @pytest.mark.parametrize("branch", ["-rf", "a b", "x..y", "evil\n}location / {"])
 def test_hostile_branch_names_exit_1_before_anything_runs(run, branch):
     result = run("up", "--", branch)
