@@ -61,14 +61,14 @@ def continue_with_gnugo(size: int, komi: float, moves: list, seed: int,
         g.command(f"boardsize {size}")
         g.command("clear_board")
         for color, point in moves:
-            g.command(f"play {color} {to_gtp(point, size) if point else 'pass'}")
+            g.command(f"play {color} {to_gtp(point, size)}")
         color, passes = other(moves[-1][0]) if moves else "b", 0
         for _ in range(3 * size * size):
             reply = g.command(f"genmove {color}").strip().lower()
             if reply == "resign":
                 ending = Ending("resign", loser=color)
                 break
-            point = None if reply == "pass" else from_gtp(reply, size)
+            point = from_gtp(reply, size)
             rec.moves.append((color, point))
             passes = passes + 1 if point is None else 0
             if passes == 2:
@@ -133,8 +133,7 @@ def collect(runs, playouts, window, out):
                        f"{verdicts} -> {'kept' if agree else 'dropped'}")
             if agree:
                 kept.append({"source": source, "size": rec.size, "komi": rec.komi,
-                             "moves": [f"{c} {to_gtp(p, rec.size) if p else 'pass'}"
-                                       for c, p in rec.moves[:index]],
+                             "moves": [f"{c} {to_gtp(p, rec.size)}" for c, p in rec.moves[:index]],
                              "to_move": ours, "winner": winner, "found_winrate": round(rate, 3)})
                 seen.add(source)
                 write_positions(out, kept)
@@ -154,10 +153,8 @@ def load_positions(path: Path) -> list[dict]:
             f"{path} is missing: build it with `go_positions.py collect RUN...`")
     out = []
     for p in json.loads(path.read_text()):
-        moves = []
-        for text in p["moves"]:
-            color, vertex = text.split()
-            moves.append((color, None if vertex == "pass" else from_gtp(vertex, p["size"])))
+        moves = [(color, from_gtp(vertex, p["size"]))
+                 for color, vertex in (text.split() for text in p["moves"])]
         out.append({**p, "moves": moves})
     return out
 

@@ -31,7 +31,6 @@ GROUPS = 9          # GO_CLASS_GROUPS in internal.h
 VALUES = 5          # GO_CLASS_VALUES
 GROUP_NAMES = ["capture", "escape", "self-atari", "atari", "two-liberty mark", "own eye",
                "distance to last move", "distance to the move before", "line"]
-RARE = -1           # shape id of shapes seen too seldom to rate on their own
 
 
 @dataclass
@@ -101,7 +100,7 @@ class Model:
 
 
 def feature_matrix(s: Samples, shape_keys: np.ndarray) -> np.ndarray:
-    """Feature indices per candidate: column 0 the shape (RARE mapped to the last shape slot),
+    """Feature indices per candidate: column 0 the shape (unrated shapes share the last slot),
     columns 1.. the class values offset into one flat gamma vector."""
     nshape = len(shape_keys) + 1
     idx = np.searchsorted(shape_keys, s.keys)
@@ -112,10 +111,8 @@ def feature_matrix(s: Samples, shape_keys: np.ndarray) -> np.ndarray:
 
 
 def fit(s: Samples, min_count: int, iterations: int, echo=click.echo) -> Model:
-    counts: dict[int, int] = {}
-    for k in s.keys[s.chosen]:
-        counts[int(k)] = counts.get(int(k), 0) + 1
-    shape_keys = np.array(sorted(k for k, c in counts.items() if c >= min_count), dtype=np.uint32)
+    keys, counts = np.unique(s.keys[s.chosen], return_counts=True)
+    shape_keys = keys[counts >= min_count].astype(np.uint32)
     feats = feature_matrix(s, shape_keys)
     nfeat = len(shape_keys) + 1 + GROUPS * VALUES
     gamma = np.ones(nfeat)

@@ -46,7 +46,7 @@ def write(path, entries):
 def entry(winner):
     moves = decided()
     return {"source": f"decided, {winner} wins", "size": 9, "komi": 7.0,
-            "moves": [f"{c} {positions.to_gtp(p, 9) if p else 'pass'}" for c, p in moves],
+            "moves": [f"{c} {positions.to_gtp(p, 9)}" for c, p in moves],
             "to_move": "w", "winner": winner}
 
 
