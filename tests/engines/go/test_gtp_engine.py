@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines.go import GoEngine, sgf
+from engines.go.coords import to_gtp
 from engines.go.gtp import Budget, GtpClient, GtpClientError, GtpSession
 
 ENGINES = Path(sys.executable).parent / "engines"
@@ -131,7 +132,8 @@ def test_time_commands_and_budget_commands(session):
 
 
 COMMAND_WORDS = st.sampled_from(["play", "genmove", "undo", "boardsize", "komi", "loadsgf",
-                                  "time_left", "final_status_list", "known_command", "7"])
+                                  "time_left", "final_status_list", "known_command", "7",
+                                  "fixed_handicap", "set_free_handicap", "place_free_handicap"])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -199,3 +201,79 @@ def test_command_line_rejects_a_bad_budget():
         proc = subprocess.run([str(ENGINES), "gtp", "go", *bad], input="quit\n",
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "Invalid value" in proc.stderr, bad
+
+
+# ---- handicap ---------------------------------------------------------------------------------
+
+def gnugo_fixed_handicap(size, stones):
+    """GNU Go's own answer (the GTP reference implementation) to `fixed_handicap`."""
+    script = f"boardsize {size}\nclear_board\nfixed_handicap {stones}\nquit\n"
+    out = subprocess.run(["/usr/games/gnugo", "--mode", "gtp"], input=script, text=True,
+                         capture_output=True, timeout=60, check=True).stdout
+    return [block for block in out.split("\n\n") if block.strip()][2]
+
+
+def test_fixed_handicap_places_the_reference_implementations_points(session):
+    for size in (7, 8, 9, 13, 19):
+        for stones in range(1, 11):
+            assert ask(session, f"boardsize {size}") == "=\n\n"
+            ours = ask(session, f"fixed_handicap {stones}").strip()
+            theirs = gnugo_fixed_handicap(size, stones).strip()
+            assert ours[0] == theirs[0], (size, stones, ours, theirs)   # both '=' or both '?'
+            if ours.startswith("="):
+                assert ours == theirs, (size, stones)
+                placed = {(x, y) for y, row in enumerate(session.engine.board())
+                          for x, cell in enumerate(row) if cell == "b"}
+                assert len(placed) == stones and session.engine.to_move == "w"
+            else:
+                assert "invalid number of stones" in ours
+
+
+def test_handicap_stones_are_setup_that_undo_keeps_and_sgf_saves(session):
+    assert ask(session, "fixed_handicap 4") == "= C7 G7 C3 G3\n\n"
+    assert ask(session, "fixed_handicap 2") == "? board not empty\n\n"
+    assert ask(session, "set_free_handicap A1 B2") == "? board not empty\n\n"
+    assert ask(session, "undo") == "? cannot undo\n\n"
+    assert ask(session, "play w E5") == "=\n\n"
+    reply = ask(session, "genmove b")
+    assert reply.startswith("= ") and reply.strip() != "= resign"
+    record = sgf.loads(ask(session, "printsgf")[2:])
+    assert sorted(record.setup_black) == [(2, 2), (2, 6), (6, 2), (6, 6)]
+    assert [c for c, _ in record.moves] == ["w", "b"]
+    assert ask(session, "undo") == "=\n\n" and ask(session, "undo") == "=\n\n"
+    assert ask(session, "undo") == "? cannot undo\n\n"
+    assert ask(session, "clear_board") == "=\n\n"
+    assert ask(session, "fixed_handicap two").startswith("? syntax error")
+    assert ask(session, "fixed_handicap").startswith("? syntax error")
+
+
+def test_set_free_handicap_checks_the_vertex_list(session):
+    for line, error in [("set_free_handicap A1", "bad vertex list"),
+                        ("set_free_handicap A1 A1", "bad vertex list (A1 repeated)"),
+                        ("set_free_handicap A1 pass", "bad vertex list (pass"),
+                        ("set_free_handicap A1 Z9", "bad vertex list"),
+                        ("set_free_handicap A1 5E", "bad vertex list")]:
+        assert ask(session, line).startswith(f"? {error}"), line
+    assert not session.engine.moves()          # a refused list places nothing
+    assert ask(session, "set_free_handicap A1 j9 E5") == "=\n\n"
+    board = session.engine.board()
+    assert board[8][0] == board[0][8] == board[4][4] == "b" and session.engine.to_move == "w"
+    assert ask(session, "undo") == "? cannot undo\n\n"
+
+
+def test_place_free_handicap_goes_past_the_fixed_points(session):
+    assert ask(session, "place_free_handicap 1").startswith("? invalid number of stones")
+    assert ask(session, "place_free_handicap 81").startswith("? invalid number of stones")
+    assert ask(session, "place_free_handicap 3") == "= C7 G7 C3\n\n"
+    ask(session, "clear_board")
+    reply = ask(session, "place_free_handicap 11")
+    assert reply.startswith("= ")
+    vertices = reply[2:].split()
+    # The nine fixed points first, then up to two of the engine's own choosing.
+    assert vertices[:9] == "C7 E7 G7 C5 E5 G5 C3 E3 G3".split()
+    assert 9 <= len(vertices) <= 11 and len(set(vertices)) == len(vertices)
+    board = session.engine.board()
+    placed = {to_gtp((x, y), 9) for y, row in enumerate(board) for x, c in enumerate(row) if c == "b"}
+    assert placed == set(vertices) and len(vertices) == session.setup_count
+    assert session.engine.to_move == "w"
+    assert ask(session, "undo") == "? cannot undo\n\n"
