@@ -65,6 +65,7 @@ long go_bench_light(int size, long games, uint64_t seed);
 int go_game_ladder_fails(const go_game *g, int color, int x, int y);
 int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls);
 float go_game_move_gamma(const go_game *g, int x, int y);
+void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t seed, int *counts);
 """
 
 PREAMBLE = """
@@ -95,6 +96,25 @@ int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls
         n++;
     }
     return n;
+}
+/* How often the playout policy picks each point (counts[y * size + x], a pass at
+   counts[size * size]) as the side to move's next move, over samples draws: for the tests. */
+void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t seed, int *counts)
+{
+    go_board copy;
+    go_rng r;
+    int x, y, n = go_game_board(g)->size;
+    go_rng_seed(&r, seed);
+    for (int i = 0; i < samples; i++) {
+        go_board_copy(&copy, go_game_board(g));
+        int p = go_playout_move(&copy, policy, &r);
+        if (p == GO_PASS) {
+            counts[n * n]++;
+        } else {
+            go_xy(&copy, p, &x, &y);
+            counts[y * n + x]++;
+        }
+    }
 }
 /* The learned strength the search gives the side to move's legal move at (x, y). */
 float go_game_move_gamma(const go_game *g, int x, int y)
