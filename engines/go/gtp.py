@@ -480,10 +480,13 @@ class GtpSession:
     # Handicap stones are setup, not moves: they count in setup_count (undo keeps them, printsgf
     # writes them as AB), and white moves next.
 
+    def _require_empty_board(self) -> None:
+        if self.engine.moves() or any(c != "." for row in self.engine.board() for c in row):
+            raise GtpError("board not empty")
+
     def _handicap_stones(self, args, usage: str) -> int:
         stones = self._number(self._args(args, 1, usage)[0], int)
-        if any(cell != "." for row in self.engine.board() for cell in row) or self.engine.moves():
-            raise GtpError("board not empty")
+        self._require_empty_board()
         return stones
 
     def _place_handicap(self, points) -> str:
@@ -523,8 +526,7 @@ class GtpSession:
         return " ".join(to_gtp(p, self.size) for p in points)
 
     def cmd_set_free_handicap(self, args):
-        if any(cell != "." for row in self.engine.board() for cell in row) or self.engine.moves():
-            raise GtpError("board not empty")
+        self._require_empty_board()
         try:
             handicap.check_free_count(self.size, len(args))
         except handicap.HandicapError as error:
