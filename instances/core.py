@@ -240,9 +240,7 @@ class Instances:
         if already:
             self.progress(f"{name} is already running")
             self.sync_nginx()
-            result = self._result(name, started, [], already=True)
-            result["pm"] = "logged when it started"
-            return result
+            return self._result(name, started, [], "logged when it started", already=True)
         try:
             self._prepare_worktree(name, branch)
             self._start(name, port)
@@ -256,9 +254,8 @@ class Instances:
         except NginxError as exc:
             raise NginxError(f"{name} is running on 127.0.0.1:{port} but is not routed: {exc}") from None
         results = self.check(name) if run_checks else []
-        result = self._result(name, started, results)
-        note = pm_link.log_on_task(task, f"Review instance up: {result['url']} (branch {branch})")
-        result["pm"] = note or "logged"
+        note = pm_link.log_on_task(task, f"Review instance up: {self.url(name)} (branch {branch})")
+        result = self._result(name, started, results, note or "logged")
         if any(not c.ok for c in results):
             failed = "; ".join(f"{c.name}: {c.detail}" for c in results if not c.ok)
             error = ChecksFailed(f"{name} is up at {result['url']} but sub-path checks failed: {failed}")
@@ -266,11 +263,11 @@ class Instances:
             raise error
         return result
 
-    def _result(self, name, started, results, already=False) -> dict:
+    def _result(self, name, started, results, pm: str, already=False) -> dict:
         rec = self.registry.get(name)
         return {"name": name, "branch": rec["branch"], "task": rec.get("task"), "port": rec.get("port"),
                 "url": self.url(name), "seconds": round(time.monotonic() - started, 3), "already_running": already,
-                "checks": [c.__dict__ for c in results]}
+                "checks": [c.__dict__ for c in results], "pm": pm}
 
     def mark(self, name: str, **fields):
         with self.registry.transaction() as data:

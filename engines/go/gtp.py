@@ -347,6 +347,9 @@ class GtpSession:
                 raise GtpError("illegal move (vertex off the board)") from None
             raise GtpError(f"syntax error ({error})") from None
 
+    def _vertex_list(self, points) -> str:
+        return " ".join(to_gtp(p, self.size) for p in points)
+
     def _args(self, args, count: int, usage: str):
         if len(args) < count:
             raise GtpError(f"syntax error (usage: {usage})")
@@ -458,7 +461,7 @@ class GtpSession:
         else:
             points = [(x, y) for y, row in enumerate(self.engine.board())
                       for x, cell in enumerate(row) if cell != "." and (x, y) not in dead]
-        return " ".join(to_gtp(p, self.size) for p in points)
+        return self._vertex_list(points)
 
     def cmd_time_settings(self, args):
         main, byo, stones = self._args(args, 3, "time_settings MAIN BYO_TIME BYO_STONES")[:3]
@@ -490,10 +493,11 @@ class GtpSession:
         return stones
 
     def _place_handicap(self, points) -> str:
+        """Black stones on points, recorded as setup; the reply lists them."""
         for point in points:
             self._play("b", point)
         self.setup_count = len(self.engine.moves())
-        return " ".join(to_gtp(p, self.size) for p in points)
+        return self._vertex_list(points)
 
     def cmd_fixed_handicap(self, args):
         stones = self._handicap_stones(args, "fixed_handicap NUMBER")
@@ -513,17 +517,18 @@ class GtpSession:
             raise GtpError(f"invalid number of stones ({error})") from None
         fixed = min(stones, handicap.max_fixed(self.size))
         points = handicap.fixed_points(self.size, fixed) if fixed >= handicap.MIN_STONES else []
-        self._place_handicap(points)
+        for point in points:
+            self._play("b", point)
         playouts = min(FREE_HANDICAP_PLAYOUTS, self.budget.playouts or FREE_HANDICAP_PLAYOUTS)
         while len(points) < stones:
-            move = self.engine.genmove("b", playouts=playouts, seconds=None)
+            move = self.engine.genmove("b", playouts=playouts, seconds=None)  # plays it
             if move is None:
                 self.engine.undo()   # a pass is no stone: more stones would not matter
             if move in (None, "resign"):
                 break
             points.append(tuple(move))
         self.setup_count = len(self.engine.moves())
-        return " ".join(to_gtp(p, self.size) for p in points)
+        return self._vertex_list(points)
 
     def cmd_set_free_handicap(self, args):
         self._require_empty_board()

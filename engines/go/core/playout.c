@@ -458,9 +458,14 @@ static int heavy_move(go_board *b, go_rng *r, int fights)
     return random_move(b, r, 1);
 }
 
+static int policy_move(go_board *b, int policy, go_rng *r, int fights)
+{
+    return policy == GO_POLICY_HEAVY ? heavy_move(b, r, fights) : random_move(b, r, 0);
+}
+
 int go_playout_move(go_board *b, int policy, go_rng *r)
 {
-    return policy == GO_POLICY_HEAVY ? heavy_move(b, r, 1) : random_move(b, r, 0);
+    return policy_move(b, policy, r, 1);
 }
 
 /* Area score at the end of a playout: stones plus empty points whose neighbours are all one
@@ -497,8 +502,7 @@ int go_playout_run(go_board *b, int policy, go_rng *r, uint16_t *moves, int max_
 {
     int cap = 3 * b->size * b->size, n = 0, played = 0;
     while (b->passes < 2 && cap-- > 0) {
-        int p = policy == GO_POLICY_HEAVY ? heavy_move(b, r, played++ < FIGHT_MOVES)
-                                          : random_move(b, r, 0);
+        int p = policy_move(b, policy, r, played++ < FIGHT_MOVES);
         int color = b->to_move;
         go_board_play(b, color, p);
         if (moves && n < max_moves)
