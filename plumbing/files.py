@@ -1,0 +1,116 @@
+"""Atomic file writes: a reader, or a machine after a power cut, sees the old content or the
+new, never a mix, never an empty file, and a failed write leaves nothing behind.
+
+The recipe, once: a temp file made with mkstemp in the target's directory (same file system,
+a name no other thread or process can pick), written and fsynced, given the mode, renamed over
+the target, then the directory fsynced so the rename itself is on disk.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+StrPath = str | os.PathLike
+
+
+def atomic_write(path: StrPath, data: str | bytes, *, mode: int | None = None,
+                 durable: bool = True) -> None:
+    """Replace PATH with DATA (str is written as UTF-8, newlines untouched).
+
+    MODE defaults to the mode PATH has now, or to what a plain open() would give a new file.
+    DURABLE=False skips the fsyncs, for files that are regenerated anyway (caches)."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_output(path, mode=mode, durable=durable) as tmp:
+        fd = os.open(tmp, os.O_WRONLY)
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_output(path: StrPath, *, mode: int | None = None, durable: bool = True,
+                  suffix: str = ".tmp") -> Iterator[Path]:
+    """Yield an empty temp file beside PATH for a writer (often another program, ffmpeg say)
+    to fill; when the block ends cleanly it is fsynced and replaces PATH, on any failure it
+    is removed.
+
+    SUFFIX lets a program that picks its format by extension see the right one (".mp4")."""
+    target = Path(path)
+    final_mode = _mode_for(target, mode)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=suffix)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.chmod(tmp, final_mode)
+        if durable:
+            _fsync_path(tmp)
+        replace(tmp, target, durable=durable)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def replace(src: StrPath, dst: StrPath, *, durable: bool = True) -> None:
+    """Rename SRC over DST (same file system) and, if DURABLE, make the rename itself durable."""
+    os.replace(src, dst)
+    if durable:
+        fsync_dir(os.path.dirname(os.path.abspath(dst)))
+
+
+def create_exclusive(path: StrPath, data: str | bytes, *, mode: int | None = None) -> None:
+    """Write a new file whole, then link it into place; FileExistsError if PATH exists.
+
+    Unlike O_EXCL on the final name, a reader never sees the new file half-written."""
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".new")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _mode_for(target, mode))
+        os.link(tmp, target)
+        fsync_dir(target.parent)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def fsync_dir(directory: StrPath) -> None:
+    """fsync a directory, so names created, renamed or removed in it survive a power cut."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_path(path: StrPath) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _mode_for(target: Path, mode: int | None) -> int:
+    if mode is not None:
+        return mode
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_UMASK
+
+
+# os.umask can only be read by setting it: read it once, at import, before threads write files.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
