@@ -9,11 +9,17 @@ PY_SOURCES := pyproject.toml $(wildcard setup.py) $(wildcard engines/*/core/*.c 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
-.PHONY: run test stop system venv clean help
+# `make check`: every test that needs no system service or external tool (see the markers in
+# pyproject.toml), on both cores.
+SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan
+CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev
+
+.PHONY: run test check check-isolated print-services stop system core-system venv clean help
 
 help:
 	@echo "make run   - install what is missing, then run the tour (tracker, review instance, demo video)"
 	@echo "make test  - install what is missing, then run the whole test suite"
+	@echo "make check - the fast subset: every test that needs no system service (under a minute)"
 	@echo "make stop  - stop what make run started"
 
 run: system venv
@@ -25,9 +31,21 @@ stop:
 test: system venv
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+check: core-system venv
+	$(BIN)/python -m pytest -q -n 2 -m "not ($(SERVICES))" $(PYTEST_ARGS)
+
+# The markers' own test: `make check` with those components hidden (root; see the script).
+check-isolated: core-system venv
+	scripts/check_isolated.sh $(PYTEST_ARGS)
+
+print-services:
+	@echo "$(SERVICES)"
+
 # System packages: only the missing ones, so a provisioned machine needs no network.
-system:
-	@missing=""; for p in $(APT_PACKAGES); do \
+system: PACKAGES = $(APT_PACKAGES)
+core-system: PACKAGES = $(CORE_APT_PACKAGES)
+system core-system:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
