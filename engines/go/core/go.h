@@ -6,7 +6,7 @@
  * used for "pass". Colors: GO_EMPTY 0, GO_BLACK 1, GO_WHITE 2, GO_BORDER 3.
  *
  * Files: see engines/HACKING.md. Dependencies run one way: search.c -> game.c -> score.c ->
- * playout.c -> board.c; inspect.c (helpers for tests and tools) reads the others.
+ * playout.c, shape.c -> board.c; inspect.c (helpers for tests and tools) reads the others.
  *
  * Everything between the two "binding" markers is also the cffi declaration of the Python
  * module engines.go._core: build_go.py hands that text to cdef() verbatim, except that each
