@@ -1,7 +1,9 @@
 """GoEngine: the Python face of the C core (engines/go/core, built by engines/go/build_go.py).
 
-One engine holds one game. Calls are serialised by a lock per engine; the C search runs with
-the GIL released, so other Python threads keep running while it thinks.
+One engine holds one game and one search (the search reads the game and never changes it; its
+random stream, seeded by `seed`, also drives the judging playouts of final_score/dead_stones).
+Calls are serialised by a lock per engine; the C search runs with the GIL released, so other
+Python threads keep running while it thinks.
 """
 from __future__ import annotations
 
@@ -43,10 +45,15 @@ class GoEngine:
     def __init__(self, size=9, komi=7.0, superko=False, seed=0, threads=1):
         if not isinstance(size, int) or not 2 <= size <= 19:
             raise IllegalMove(f"wrong size {size!r}: boards are 2x2 to 19x19")
-        game = lib.go_game_new(size, float(komi), 1 if superko else 0, int(seed) & (2**64 - 1))
+        game = lib.go_game_new(size, float(komi), 1 if superko else 0)
         if game == ffi.NULL:
             raise MemoryError("the Go core could not allocate a game")
         self._game = ffi.gc(game, lib.go_game_free)
+        search = lib.go_search_new(int(seed) & (2**64 - 1))
+        if search == ffi.NULL:
+            raise MemoryError("the Go core could not allocate a search")
+        self._searcher = ffi.gc(search, lib.go_search_free)
+        self._rng = lib.go_search_rng(search)
         self._lock = threading.Lock()
         self._playouts = DEFAULT_PLAYOUTS
         self._seconds = None
@@ -173,7 +180,7 @@ class GoEngine:
         opts.reuse = 1
         opts.want_pv = 1
         res = ffi.new("go_search_result *")
-        err = lib.go_search_run(self.game, code, opts, res)
+        err = lib.go_search_run(self._searcher, self.game, code, opts, res)
         if err:
             raise IllegalMove(_WHY.get(err, "search failed"))
         return code, res
@@ -224,13 +231,13 @@ class GoEngine:
 
     def final_score(self, playouts=DEFAULT_JUDGE_PLAYOUTS) -> float:
         with self._lock:
-            return lib.go_game_final_score(self.game, int(playouts))
+            return lib.go_game_final_score(self.game, int(playouts), self._rng)
 
     def dead_stones(self, playouts=DEFAULT_JUDGE_PLAYOUTS) -> list:
         n = self.size
         out = ffi.new("uint8_t[]", n * n)
         with self._lock:
-            lib.go_game_dead_stones(self.game, int(playouts), out)
+            lib.go_game_dead_stones(self.game, int(playouts), self._rng, out)
         return [(i % n, i // n) for i in range(n * n) if out[i]]
 
     def pass_alive(self) -> list:
@@ -247,6 +254,9 @@ class GoEngine:
             if self._game is not None:
                 ffi.release(self._game)
                 self._game = None
+                self._rng = None
+                ffi.release(self._searcher)
+                self._searcher = None
 
     def __enter__(self):
         return self

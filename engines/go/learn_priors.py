@@ -67,7 +67,7 @@ def extract(files, player: str) -> Samples:
         teacher = {c for c, name in (("b", rec.black), ("w", rec.white)) if player.lower() in name.lower()}
         if not teacher or rec.setup_black or rec.setup_white:
             continue
-        game = ffi.gc(lib.go_game_new(rec.size, float(rec.komi), 0, 1), lib.go_game_free)
+        game = ffi.gc(lib.go_game_new(rec.size, float(rec.komi), 0), lib.go_game_free)
         for color, point in rec.moves:
             c = 1 if color == "b" else 2
             if color in teacher and point is not None and lib.go_game_to_move(game) == c:

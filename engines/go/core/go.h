@@ -5,14 +5,21 @@
  * border (index = (y + 1) * (size + 2) + (x + 1)); index 0 is never on the board and is
  * used for "pass". Colors: GO_EMPTY 0, GO_BLACK 1, GO_WHITE 2, GO_BORDER 3.
  *
- * Files: board.c (rules, chains, hashing), playout.c (light and heavy playout policies,
- * 3x3 patterns), game.c (history, undo, superko, scoring, Benson, dead stones),
- * search.c (UCT + RAVE tree, threads).
+ * Files: see engines/HACKING.md. Dependencies run one way: search.c -> game.c -> score.c ->
+ * playout.c, shape.c -> board.c; inspect.c (helpers for tests and tools) reads the others.
+ *
+ * Everything between the two "binding" markers is also the cffi declaration of the Python
+ * module engines.go._core: build_go.py hands that text to cdef() verbatim, except that each
+ * #define is replaced by its value. So that part holds only what cdef parses: #define NAME
+ * <integer expression of earlier names>, enums, typedefs, structs and prototypes (no inline
+ * functions, no other preprocessor lines, no macros in expressions other than those names).
  */
 #ifndef GO_H
 #define GO_H
 
 #include <stdint.h>
+
+/* ==== binding: begin (read by engines/go/build_go.py) ==== */
 
 #define GO_MIN_SIZE 2
 #define GO_MAX_SIZE 19
@@ -66,8 +73,6 @@ void go_board_copy(go_board *dst, const go_board *src);
 int go_point(const go_board *b, int x, int y);
 /* (x, y) of a board index. */
 void go_xy(const go_board *b, int point, int *x, int *y);
-/* Opponent of a color. */
-static inline int go_other(int color) { return 3 - color; }
 /* Simple-ko legality of color at point (GO_PASS is legal); returns GO_OK or a GO_ERR_*. */
 int go_board_check(const go_board *b, int color, int point);
 /* Play color at point, assuming go_board_check said GO_OK; returns stones captured. Passes ok. */
@@ -107,19 +112,27 @@ long go_bench_light(int size, long games, uint64_t seed);
 /* ---- Game record: history, undo, superko, scoring --------------------------------------- */
 
 typedef struct go_game go_game;
-typedef struct go_search go_search;
 
 /* New game (size 2..19); NULL on bad size or no memory. */
-go_game *go_game_new(int size, double komi, int superko, uint64_t seed);
-/* Free a game and its search tree. */
+go_game *go_game_new(int size, double komi, int superko);
 void go_game_free(go_game *g);
 /* Empty the board; a new size when size > 0. Returns GO_OK or GO_ERR_SIZE. */
 int go_game_clear(go_game *g, int size);
 void go_game_set_komi(go_game *g, double komi);
 double go_game_komi(const go_game *g);
 void go_game_set_superko(go_game *g, int on);
+int go_game_superko(const go_game *g);
 /* The current position (read only). */
 const go_board *go_game_board(const go_game *g);
+/* Line of play: a number no other game or earlier line had, renewed by go_game_new,
+   go_game_clear and a komi change (a search tree is only reused within one line). */
+uint64_t go_game_line(const go_game *g);
+int go_game_size(const go_game *g);
+int go_game_to_move(const go_game *g);
+/* The ko point as (x, y); returns 0 (and leaves x, y) when there is none. */
+int go_game_ko_xy(const go_game *g, int *x, int *y);
+/* Stones captured so far by color. */
+int go_game_captures(const go_game *g, int color);
 /* Legality of color at (x, y); (-1, -1) is a pass. Returns GO_OK or why not. */
 int go_game_check(const go_game *g, int color, int x, int y);
 /* Play color at (x, y) ((-1, -1): pass). Captured points go to cap_xy as x,y pairs (room for
@@ -130,6 +143,10 @@ int go_game_undo(go_game *g);
 /* Number of moves played, and move i as color and (x, y) (x = -1 for a pass). */
 int go_game_nmoves(const go_game *g);
 void go_game_move(const go_game *g, int i, int *color, int *x, int *y);
+/* Move i as a board index (GO_PASS for a pass). */
+int go_game_move_point(const go_game *g, int i);
+/* Would color at the point (legal by simple ko) repeat an earlier position of the game? */
+int go_game_repeats(const go_game *g, int color, int point);
 /* Legal points for color (x,y pairs into xy, room for 2 * size * size); returns the count. */
 int go_game_legal_moves(const go_game *g, int color, int *xy);
 /* Board as size*size chars '.', 'b', 'w', rows top to bottom (out needs size*size bytes). */
@@ -140,15 +157,21 @@ uint64_t go_game_hash(const go_game *g);
 double go_game_tromp_taylor(const go_game *g);
 /* Benson: marks out[y * size + x] = 1 for stones of pass-alive chains (either color). */
 void go_game_pass_alive(const go_game *g, uint8_t *out);
+/* The three below run playouts drawing from rng (the caller's stream: the engine passes its
+   search's, go_search_rng, so one seed fixes everything); the game is not changed. */
 /* Ownership by playouts from the current position: own[y*size+x] in [-1 white, 1 black]. */
-void go_game_ownership(go_game *g, int playouts, float *own);
+void go_game_ownership(const go_game *g, int playouts, go_rng *rng, float *own);
 /* Dead stones judged from ownership (pass-alive chains never dead): out[y*size+x] = 1.
    Returns the number of dead stones. */
-int go_game_dead_stones(go_game *g, int playouts, uint8_t *out);
+int go_game_dead_stones(const go_game *g, int playouts, go_rng *rng, uint8_t *out);
 /* Area score after removing dead stones, komi included, positive = black ahead. */
-double go_game_final_score(go_game *g, int playouts);
+double go_game_final_score(const go_game *g, int playouts, go_rng *rng);
 
 /* ---- Search ----------------------------------------------------------------------------- */
+
+/* A search owns its tree (kept between runs for reuse) and its random stream. It reads the
+   game it is given and never changes it. One search serves one caller at a time. */
+typedef struct go_search go_search;
 
 typedef struct {
     long playouts;          /* budget in playouts (0 = unbounded by playouts) */
@@ -176,14 +199,36 @@ typedef struct {
     float ownership[GO_MAX_SIZE * GO_MAX_SIZE]; /* -1 white .. 1 black, row-major */
 } go_search_result;
 
-/* Search for color in the game's position. Does not play the move. Returns GO_OK,
-   GO_ERR_COLOR or GO_ERR_NOMEM. */
-int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_result *res);
-/* Drop the search tree (a new game, or memory back). */
-void go_search_reset(go_game *g);
-
-/* Internal: search state held by a game (search.c). */
-go_search *go_search_new(void);
+/* New search whose random stream starts from seed; NULL when out of memory. */
+go_search *go_search_new(uint64_t seed);
 void go_search_free(go_search *s);
+/* Drop the tree (memory back; the next run starts afresh). */
+void go_search_reset(go_search *s);
+/* The search's random stream (for go_game_ownership and friends). */
+go_rng *go_search_rng(go_search *s);
+/* Search for color in g's position; g is only read. With opts->reuse the tree of the last run
+   is kept when g continues the line it searched (same go_game_line, its moves a prefix of
+   g's). Does not play the move. Returns GO_OK, GO_ERR_COLOR or GO_ERR_NOMEM. */
+int go_search_run(go_search *s, const go_game *g, int color, const go_search_opts *opts,
+                  go_search_result *res);
+
+/* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
+
+/* 1 when color extending from atari at (x, y) is still captured in a ladder. */
+int go_game_ladder_fails(const go_game *g, int color, int x, int y);
+/* Training data for learn_priors.py: every legal move of the side to move (no pass) as x,y
+   pairs into xy, its canonical 3x3 shape key into keys and its GO_CLASS_GROUPS (internal.h)
+   classes into cls; room for size * size moves. Returns the count. */
+int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls);
+/* The learned strength the search gives the side to move's legal move at (x, y). */
+float go_game_move_gamma(const go_game *g, int x, int y);
+/* How often the playout policy picks each point (counts[y * size + x], a pass at
+   counts[size * size], added to) as the side to move's next move over samples draws. */
+void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t seed, int *counts);
+
+/* ==== binding: end ==== */
+
+/* Opponent of a color. */
+static inline int go_other(int color) { return 3 - color; }
 
 #endif

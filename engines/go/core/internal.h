@@ -1,4 +1,5 @@
-/* internal.h - helpers shared between the core's files (not part of the public API). */
+/* internal.h - helpers shared between the core's files (not part of the public API, not seen
+   by the binding; inspect.c may use them to expose a view for tests). */
 #ifndef GO_INTERNAL_H
 #define GO_INTERNAL_H
 
@@ -64,12 +65,27 @@ void go_move_classes(const go_board *b, int color, int point, const uint8_t *mar
 void go_shape_init(void);
 float go_move_gamma(const go_board *b, int color, int point, const uint8_t *marks);
 
-/* Game internals used by search.c (game.c). */
-go_search *go_game_search(go_game *g);
-go_rng *go_game_rng(go_game *g);
-int go_game_superko(const go_game *g);
-int go_game_move_point(const go_game *g, int i);
-/* Would color at the legal point repeat an earlier position of the game? */
-int go_game_repeats(const go_game *g, int color, int point);
+/* Owner of a point after a playout: +1 black (a stone, or an empty point next to black stones
+   only), -1 white, 0 otherwise. */
+static inline int go_point_owner(const go_board *b, int p)
+{
+    int c = b->color[p];
+    if (c == GO_EMPTY) {
+        int t = 0, nb[4] = {p - 1, p + 1, p - b->stride, p + b->stride};
+        for (int k = 0; k < 4; k++)
+            if (b->color[nb[k]] != GO_BORDER)
+                t |= b->color[nb[k]];
+        c = t;
+    }
+    return c == GO_BLACK ? 1 : c == GO_WHITE ? -1 : 0;
+}
+
+/* Judging a board (score.c); the go_game_* scoring functions are these on the game's board.
+   They only read b, and draw from rng. Outputs are row-major, out[y * size + x]. */
+void go_score_pass_alive(const go_board *b, uint8_t *out);
+void go_score_ownership(const go_board *b, int playouts, go_rng *rng, float *own);
+int go_score_dead_stones(const go_board *b, int playouts, go_rng *rng, uint8_t *out);
+/* Area score after removing dead stones, minus komi. */
+double go_score_final(const go_board *b, double komi, int playouts, go_rng *rng);
 
 #endif

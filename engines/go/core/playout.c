@@ -327,9 +327,62 @@ static int random_move(go_board *b, go_rng *r, int avoid_self_atari)
     return fallback;
 }
 
-/* Capturing races at two liberties next to the last move. Ours: extend to three liberties, or
-   capture / atari a neighbouring enemy chain that is short of liberties too. Theirs: the atari
-   they cannot escape by extending. Appends candidates to out (room for 48). */
+/* Enemy chains (their heads, up to 8) touching the chain with head h. */
+static int race_enemies(const go_board *b, int h, int *enemies)
+{
+    int s = b->stride, ne = 0, st = h, other = go_other(b->color[h]);
+    do {
+        int nb[4] = {st - 1, st + 1, st - s, st + s};
+        for (int k = 0; k < 4 && ne < 8; k++) {
+            if (b->color[nb[k]] != other)
+                continue;
+            int eh = b->chain[nb[k]], seen = 0;
+            for (int j = 0; j < ne; j++)
+                seen |= enemies[j] == eh;
+            if (!seen)
+                enemies[ne++] = eh;
+        }
+        st = b->next[st];
+    } while (st != h);
+    return ne;
+}
+
+/* Our chain h at two liberties libs: extend to three liberties, or capture / atari a
+   neighbouring enemy chain short of liberties too. Appends to out[n..]; returns the new n. */
+static int race_save(const go_board *b, int h, const int *libs, int *out, int n)
+{
+    int color = b->color[h], enemies[8];
+    for (int k = 0; k < 2; k++)
+        if (libs_after_upto(b, color, libs[k], 3, 0) >= 3)
+            out[n++] = libs[k];
+    int ne = race_enemies(b, h, enemies);
+    for (int j = 0; j < ne && n < 20; j++) {
+        if (b->plib[enemies[j]] > 8)
+            continue;
+        int el[3], k = go_board_libs(b, enemies[j], 3, el);
+        if (k == 1)
+            out[n++] = el[0];
+        else if (k == 2)
+            for (int m = 0; m < 2; m++)
+                if (libs_after_upto(b, color, el[m], 2, 0) >= 2)
+                    out[n++] = el[m];
+    }
+    return n;
+}
+
+/* Their chain (color c) at two liberties libs: the atari on it that its other liberty cannot
+   escape. Appends to out[n..]; returns the new n. */
+static int race_kill(const go_board *b, int c, const int *libs, int *out, int n)
+{
+    for (int k = 0; k < 2; k++)
+        if (libs_after_upto(b, b->to_move, libs[k], 2, 0) >= 2 &&
+            libs_after_upto(b, c, libs[1 - k], 2, libs[k]) <= 1)
+            out[n++] = libs[k];
+    return n;
+}
+
+/* Capturing races at two liberties next to the last move, for the side to move: race_save
+   on its chains there, race_kill on the opponent's. Appends candidates to out (room for 48). */
 static int two_liberty_replies(const go_board *b, int last, int *out)
 {
     int color = b->to_move, s = b->stride, n = 0, heads[5], nh = 0;
@@ -347,41 +400,7 @@ static int two_liberty_replies(const go_board *b, int last, int *out)
         int libs[3];
         if (b->plib[h] < 2 || b->plib[h] > 8 || go_board_libs(b, h, 3, libs) != 2)
             continue;   /* two liberties make at most eight pseudo-liberties */
-        if (c != color) {
-            for (int k = 0; k < 2; k++)
-                if (libs_after_upto(b, color, libs[k], 2, 0) >= 2 &&
-                    libs_after_upto(b, c, libs[1 - k], 2, libs[k]) <= 1)
-                    out[n++] = libs[k];
-            continue;
-        }
-        for (int k = 0; k < 2; k++)
-            if (libs_after_upto(b, color, libs[k], 3, 0) >= 3)
-                out[n++] = libs[k];
-        int enemies[8], ne = 0, st = h;
-        do {
-            int nb[4] = {st - 1, st + 1, st - s, st + s};
-            for (int k = 0; k < 4 && ne < 8; k++) {
-                if (b->color[nb[k]] != go_other(color))
-                    continue;
-                int eh = b->chain[nb[k]], seen = 0;
-                for (int j = 0; j < ne; j++)
-                    seen |= enemies[j] == eh;
-                if (!seen)
-                    enemies[ne++] = eh;
-            }
-            st = b->next[st];
-        } while (st != h);
-        for (int j = 0; j < ne && n < 20; j++) {
-            if (b->plib[enemies[j]] > 8)
-                continue;
-            int el[3], k = go_board_libs(b, enemies[j], 3, el);
-            if (k == 1)
-                out[n++] = el[0];
-            else if (k == 2)
-                for (int m = 0; m < 2; m++)
-                    if (libs_after_upto(b, color, el[m], 2, 0) >= 2)
-                        out[n++] = el[m];
-        }
+        n = c == color ? race_save(b, h, libs, out, n) : race_kill(b, c, libs, out, n);
     }
     return n;
 }
@@ -402,57 +421,68 @@ static int pick_legal(go_board *b, go_rng *r, const int *cand, int n, int avoid_
     return GO_PASS;
 }
 
+/* Captures of the stone just played or of a chain in atari next to it or next to our own
+   previous move (an atari the opponent ignored): their atari liberties into cand. */
+static int heavy_captures(const go_board *b, int *cand)
+{
+    int other = go_other(b->to_move), last = b->last_move, prev = b->last_move2, s = b->stride, n = 0;
+    int around[9] = {last, last - 1, last + 1, last - s, last + s,
+                     prev - 1, prev + 1, prev - s, prev + s};
+    int count = prev > 0 ? 9 : 5;
+    for (int i = 0; i < count; i++) {
+        int q = around[i];
+        if (b->color[q] == other && go_chain_in_atari(b, b->chain[q]))
+            cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
+    }
+    return n;
+}
+
+/* Escapes of own chains put in atari by the last move (at most 16). */
+static int heavy_saves(const go_board *b, int *cand)
+{
+    int color = b->to_move, last = b->last_move, s = b->stride, n = 0;
+    int around[4] = {last - 1, last + 1, last - s, last + s};
+    for (int i = 0; i < 4; i++)
+        if (b->color[around[i]] == color && go_chain_in_atari(b, b->chain[around[i]]))
+            n += atari_escapes(b, color, around[i], cand + n);
+    return n > 16 ? 16 : n;
+}
+
+/* Empty points around the last move that match a 3x3 shape. */
+static int heavy_shapes(const go_board *b, int *cand)
+{
+    int last = b->last_move, s = b->stride, n = 0;
+    int ring[8] = {last - s - 1, last - s, last - s + 1, last - 1, last + 1,
+                   last + s - 1, last + s, last + s + 1};
+    for (int i = 0; i < 8; i++)
+        if (b->color[ring[i]] == GO_EMPTY && go_pattern_match(b, ring[i]))
+            cand[n++] = ring[i];
+    return n;
+}
+
+/* Nine times in ten, a legal one of the n candidates (GO_PASS when skipped or none is). */
+static int heavy_try(go_board *b, go_rng *r, const int *cand, int n, int avoid_self_atari)
+{
+    if (n && go_rng_below(r, 10) < 9)
+        return pick_legal(b, r, cand, n, avoid_self_atari);
+    return GO_PASS;
+}
+
 /* Heavy policy: answer the last move (capture, save own atari, with fights a capturing race
    at two liberties, 3x3 shapes nearby), then random with self-atari avoided. Every choice is
    probabilistic, never a ban. */
 static int heavy_move(go_board *b, go_rng *r, int fights)
 {
-    int color = b->to_move, last = b->last_move, cand[96], n, p;
-    if (last > 0) {
-        int s = b->stride;
-        /* Capture the stone just played or a chain in atari next to it or next to our own
-           previous move (an atari the opponent ignored). */
-        n = 0;
-        int around[5] = {last, last - 1, last + 1, last - s, last + s};
-        for (int i = 0; i < 5; i++) {
-            int q = around[i];
-            if (b->color[q] == go_other(color) && go_chain_in_atari(b, b->chain[q]))
-                cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
-        }
-        int prev = b->last_move2;
-        if (prev > 0) {
-            int around2[4] = {prev - 1, prev + 1, prev - s, prev + s};
-            for (int i = 0; i < 4; i++) {
-                int q = around2[i];
-                if (b->color[q] == go_other(color) && go_chain_in_atari(b, b->chain[q]))
-                    cand[n++] = b->lsum[b->chain[q]] / b->plib[b->chain[q]];
-            }
-        }
-        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 0)) != GO_PASS)
+    int cand[96], p;
+    if (b->last_move > 0) {
+        if ((p = heavy_try(b, r, cand, heavy_captures(b, cand), 0)) != GO_PASS)
             return p;
-        /* Save own chains put in atari by the last move. */
-        n = 0;
-        for (int i = 1; i < 5; i++)
-            if (b->color[around[i]] == color && go_chain_in_atari(b, b->chain[around[i]]))
-                n += atari_escapes(b, color, around[i], cand + n);
-        if (n > 16)
-            n = 16;
-        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 0)) != GO_PASS)
+        if ((p = heavy_try(b, r, cand, heavy_saves(b, cand), 0)) != GO_PASS)
             return p;
-        /* Capturing races at two liberties next to the last move. */
-        n = fights ? two_liberty_replies(b, last, cand) : 0;
-        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 1)) != GO_PASS)
+        int n = fights ? two_liberty_replies(b, b->last_move, cand) : 0;
+        if ((p = heavy_try(b, r, cand, n, 1)) != GO_PASS)
             return p;
-        /* Shapes around the last move. */
-        n = 0;
-        int ring[8] = {last - s - 1, last - s, last - s + 1, last - 1, last + 1,
-                       last + s - 1, last + s, last + s + 1};
-        for (int i = 0; i < 8; i++) {
-            int q = ring[i];
-            if (b->color[q] == GO_EMPTY && go_pattern_match(b, q))
-                cand[n++] = q;
-        }
-        if (n && go_rng_below(r, 10) < 9 && (p = pick_legal(b, r, cand, n, 1)) != GO_PASS)
+        if ((p = heavy_try(b, r, cand, heavy_shapes(b, cand), 1)) != GO_PASS)
             return p;
     }
     return random_move(b, r, 1);

@@ -1,5 +1,7 @@
 /* search.c - UCT with RAVE, priors as progressive bias, progressive widening, threads with
-   virtual loss, tree reuse between moves, ownership statistics.
+   virtual loss, tree reuse between moves, ownership statistics. A go_search is its own
+   object: it reads the caller's game (const), copies the board it needs and never plays on
+   the game.
 
    The tree is a tree (no transposition merging), so values never mix histories: sound under
    ko and superko. Nodes live in chunks allocated on demand; index 0 is "none". */
@@ -45,24 +47,29 @@ struct go_search {
     pthread_mutex_t lock;
     node *chunks[MAX_CHUNKS];
     uint32_t used;            /* next free node index */
-    uint32_t root;
+    uint32_t root;            /* 0: no tree */
     int root_size, root_color, root_nmoves, moves_cap;
+    uint64_t root_line;       /* go_game_line of the game last searched */
     uint16_t *root_moves;     /* the game's moves when the tree was last searched */
+    go_rng rng;               /* seeds the workers; the pass decision's judging playouts */
 };
 
 #define NODE(s, i) (&(s)->chunks[(i) >> CHUNK_BITS][(i) & (CHUNK - 1)])
 
 /* ---- Arena --------------------------------------------------------------------------- */
 
-go_search *go_search_new(void)
+go_search *go_search_new(uint64_t seed)
 {
     go_search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     pthread_mutex_init(&s->lock, NULL);
     s->used = 1;
+    go_rng_seed(&s->rng, seed);
     return s;
 }
+
+go_rng *go_search_rng(go_search *s) { return &s->rng; }
 
 void go_search_free(go_search *s)
 {
@@ -85,12 +92,7 @@ static void arena_reset(go_search *s)
     s->root = 0;
 }
 
-void go_search_reset(go_game *g)
-{
-    go_search *s = go_game_search(g);
-    if (s)
-        arena_reset(s);
-}
+void go_search_reset(go_search *s) { arena_reset(s); }
 
 /* n consecutive nodes (zeroed) in one chunk; 0 when memory is exhausted. */
 static uint32_t arena_alloc(go_search *s, int n)
@@ -272,49 +274,54 @@ static void add_ownership(worker *w, const go_board *b)
     }
 }
 
-static void simulate(worker *w)
+/* Walk down the tree on b from the root (virtual loss on the way), expanding a leaf once it
+   has been visited often enough. Fills path[0..depth] and who is to move there; returns depth. */
+static int sim_descend(run_ctx *ctx, go_board *b, uint32_t *path, uint8_t *tomove)
 {
-    run_ctx *ctx = w->ctx;
     go_search *s = ctx->s;
-    go_board b;
-    uint32_t path[MAX_DEPTH];
-    uint8_t tomove[MAX_DEPTH], amaf[GO_MAX_POINTS];
-    uint16_t moves[MAX_PLAYOUT];
-    int depth = 0, nmoves = 0;
-
-    go_board_copy(&b, ctx->root_board);
+    int depth = 0;
     path[0] = s->root;
-    tomove[0] = (uint8_t)b.to_move;
+    tomove[0] = (uint8_t)b->to_move;
     node *n = NODE(s, s->root);
     add(&n->visits, 1);
-    while (depth < MAX_DEPTH - 1 && b.passes < 2) {
+    while (depth < MAX_DEPTH - 1 && b->passes < 2) {
         int nch = __atomic_load_n(&n->nchildren, __ATOMIC_ACQUIRE);
         if (!nch) {
-            if (load(&n->visits) < ctx->expand_at || !expand(s, n, &b))
+            if (load(&n->visits) < ctx->expand_at || !expand(s, n, b))
                 break;
             nch = n->nchildren;
         }
         uint32_t ci = select_child(ctx, n, nch, depth == 0);
         n = NODE(s, ci);
         add(&n->visits, 1);   /* virtual loss until the result comes back */
-        go_board_play(&b, b.to_move, n->move);
+        go_board_play(b, b->to_move, n->move);
         path[++depth] = ci;
-        tomove[depth] = (uint8_t)b.to_move;
+        tomove[depth] = (uint8_t)b->to_move;
     }
+    return depth;
+}
+
+/* Play out from b to the end; returns the result for black in 1/UNIT: mostly win/loss, a
+   little margin (a half-point-komi draw is 0.5). */
+static int sim_playout(worker *w, go_board *b, uint16_t *moves, int *nmoves)
+{
     /* Two passes in the tree are scored the way the game will be: dead stones removed. The
        playout from there captures them (it only stops when no sensible move is left). The
        plain area count still guards the real pass decision in go_search_run. */
-    b.passes = 0;
-    double score = go_playout_run(&b, GO_POLICY_HEAVY, &w->rng, moves, MAX_PLAYOUT, &nmoves) - ctx->komi;
-    add_ownership(w, &b);
-    /* Result for black: mostly win/loss, a little margin (a half-point-komi draw is 0.5). */
+    b->passes = 0;
+    double score = go_playout_run(b, GO_POLICY_HEAVY, &w->rng, moves, MAX_PLAYOUT, nmoves) - w->ctx->komi;
+    add_ownership(w, b);
     double value = score > 0 ? 1.0 - SCORE_BONUS : score < 0 ? 0.0 : 0.5 - SCORE_BONUS / 2;
-    value += SCORE_BONUS * (0.5 + 0.5 * tanh(score / (2.0 * b.size)));
-    int rb = (int)(value * UNIT + 0.5);
+    value += SCORE_BONUS * (0.5 + 0.5 * tanh(score / (2.0 * b->size)));
+    return (int)(value * UNIT + 0.5);
+}
 
-    /* Back up: direct statistics on the path, AMAF for the siblings whose move the same
-       player made first later in the sequence. */
-    memset(amaf, 0, b.npoints);
+/* Back up result rb (for black): direct statistics on the path, AMAF for the siblings whose
+   move the same player made first later in the sequence (amaf: room for the board's points,
+   cleared by the caller). */
+static void sim_backup(go_search *s, const uint32_t *path, const uint8_t *tomove, int depth,
+                       const uint16_t *moves, int nmoves, int rb, uint8_t *amaf)
+{
     int col = tomove[depth];
     for (int i = 0; i < nmoves; i++, col = go_other(col))
         if (moves[i] != GO_PASS && !amaf[moves[i]])
@@ -337,6 +344,22 @@ static void simulate(worker *w)
     }
 }
 
+static void simulate(worker *w)
+{
+    run_ctx *ctx = w->ctx;
+    go_board b;
+    uint32_t path[MAX_DEPTH];
+    uint8_t tomove[MAX_DEPTH], amaf[GO_MAX_POINTS];
+    uint16_t moves[MAX_PLAYOUT];
+    int nmoves = 0;
+
+    go_board_copy(&b, ctx->root_board);
+    int depth = sim_descend(ctx, &b, path, tomove);
+    int rb = sim_playout(w, &b, moves, &nmoves);
+    memset(amaf, 0, b.npoints);
+    sim_backup(ctx->s, path, tomove, depth, moves, nmoves, rb, amaf);
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -357,11 +380,12 @@ static void *worker_main(void *arg)
 /* ---- Tree reuse ---------------------------------------------------------------------------- */
 
 /* Move the root down along the moves played since the last search, or start afresh. */
-static void prepare_root(go_search *s, go_game *g, const go_board *b, int color)
+static void prepare_root(go_search *s, const go_game *g, const go_board *b, int color)
 {
     int nm = go_game_nmoves(g);
     uint32_t r = s->root;
-    if (r && (s->root_size != b->size || nm < s->root_nmoves || s->used > REUSE_MAX_NODES))
+    if (r && (s->root_line != go_game_line(g) || s->root_size != b->size || nm < s->root_nmoves ||
+              s->used > REUSE_MAX_NODES))
         r = 0;
     for (int i = 0; r && i < s->root_nmoves; i++)
         if (s->root_moves[i] != go_game_move_point(g, i))
@@ -387,6 +411,7 @@ static void prepare_root(go_search *s, go_game *g, const go_board *b, int color)
         NODE(s, r)->move = (uint16_t)(b->last_move > 0 ? b->last_move : GO_PASS);
     }
     s->root = r;
+    s->root_line = go_game_line(g);
     s->root_size = b->size;
     s->root_color = color;
     if (nm > s->moves_cap) {
@@ -408,20 +433,15 @@ static double child_winrate(const node *c)
     return c->visits ? c->wins * (1.0 / UNIT) / c->visits : (double)c->pw / c->pv;
 }
 
-static void fill_result(run_ctx *ctx, worker *ws, int nthreads, const go_board *b,
-                        go_search_result *res)
+/* Root children worth reporting into order[], by visits (ties: prior); returns the count. */
+static int result_order(run_ctx *ctx, const node *root, int *order)
 {
     go_search *s = ctx->s;
-    node *root = NODE(s, s->root);
-    int nch = root->nchildren;
-    double psum = 0;
-    for (int i = 0; i < nch; i++)
-        psum += prior_value(NODE(s, root->children + i));
-    /* Candidates by visits (selection sort is fine for <= 362). */
-    int order[GO_MAX_CANDIDATES], n = 0;
+    int nch = root->nchildren, n = 0;
     for (int i = 0; i < nch; i++)
         if (!ctx->banned[NODE(s, root->children + i)->move])
             order[n++] = i;
+    /* Selection sort is fine for <= 362. */
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
             node *a = NODE(s, root->children + order[i]), *c = NODE(s, root->children + order[j]);
@@ -429,6 +449,18 @@ static void fill_result(run_ctx *ctx, worker *ws, int nthreads, const go_board *
                 int t = order[i]; order[i] = order[j]; order[j] = t;
             }
         }
+    return n;
+}
+
+/* Candidates (the visited root children, at least one), the chosen move and its winrate. */
+static void result_candidates(run_ctx *ctx, const go_board *b, go_search_result *res)
+{
+    go_search *s = ctx->s;
+    node *root = NODE(s, s->root);
+    double psum = 0;
+    for (int i = 0; i < root->nchildren; i++)
+        psum += prior_value(NODE(s, root->children + i));
+    int order[GO_MAX_CANDIDATES], n = result_order(ctx, root, order);
     res->ncandidates = 0;
     for (int i = 0; i < n; i++) {
         node *c = NODE(s, root->children + order[i]);
@@ -450,9 +482,14 @@ static void fill_result(run_ctx *ctx, worker *ws, int nthreads, const go_board *
         res->winrate = res->cand_winrate[0];
     }
     res->tree_playouts = root->visits;
-    /* Principal variation: most visited child, repeatedly. */
+}
+
+/* Principal variation: most visited child, repeatedly. */
+static void result_pv(run_ctx *ctx, const go_board *b, go_search_result *res)
+{
+    go_search *s = ctx->s;
+    node *root = NODE(s, s->root), *cur = root;
     res->npv = 0;
-    node *cur = root;
     while (res->npv < GO_MAX_PV && cur->nchildren) {
         node *bestc = NULL;
         for (int i = 0; i < cur->nchildren; i++) {
@@ -469,6 +506,11 @@ static void fill_result(run_ctx *ctx, worker *ws, int nthreads, const go_board *
             go_xy(b, bestc->move, &res->pv_x[k], &res->pv_y[k]);
         cur = bestc;
     }
+}
+
+/* Playouts of this run and the ownership they measured, summed over the workers. */
+static void result_tallies(const worker *ws, int nthreads, const go_board *b, go_search_result *res)
+{
     long total = 0;
     for (int t = 0; t < nthreads; t++)
         total += ws[t].playouts;
@@ -493,14 +535,13 @@ static int best_non_pass(go_search_result *res)
 }
 
 /* Final score (dead stones judged) of the position after color passes: the opponent to move,
-   as a judge sees the game once it ends. */
-static double score_after_pass(go_game *g, int color, int playouts)
+   as a judge sees the game once it ends. Judged on a copy: the game is not touched. */
+static double score_after_pass(go_search *s, const go_game *g, int color, int playouts)
 {
-    if (go_game_play(g, color, -1, -1, NULL, NULL) != GO_OK)
-        return go_game_final_score(g, playouts);
-    double score = go_game_final_score(g, playouts);
-    go_game_undo(g);
-    return score;
+    go_board after;
+    go_board_copy(&after, go_game_board(g));
+    go_board_play(&after, color, GO_PASS);
+    return go_score_final(&after, go_game_komi(g), playouts, &s->rng);
 }
 
 /* A chain in atari is a fight that whoever moves first wins, and a judge looking at the game
@@ -533,54 +574,52 @@ static int settling_move(const go_game *g, int color)
 
 /* ---- Entry point --------------------------------------------------------------------------- */
 
-int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_result *res)
+/* The board to search from (color to move; the same colour twice: no ko binds it) and a root
+   with children, kept from the last run when g continues its line. */
+static int search_prepare(go_search *s, const go_game *g, int color, int reuse, go_board *root_board)
 {
-    if (color != GO_BLACK && color != GO_WHITE)
-        return GO_ERR_COLOR;
-    go_shape_init();
-    go_search *s = go_game_search(g);
-    double t0 = now_seconds();
-    go_board root_board;
-    go_board_copy(&root_board, go_game_board(g));
-    if (root_board.to_move != color) {     /* the same colour twice: no ko binds it */
-        root_board.to_move = color;
-        root_board.ko = 0;
+    go_board_copy(root_board, go_game_board(g));
+    if (root_board->to_move != color) {
+        root_board->to_move = color;
+        root_board->ko = 0;
     }
-    if (!opts->reuse)
+    if (!reuse)
         arena_reset(s);
-    prepare_root(s, g, &root_board, color);
+    prepare_root(s, g, root_board, color);
     node *root = NODE(s, s->root);
     if (!root->nchildren) {
         root->expanding = 0;
-        if (!expand(s, root, &root_board))
+        if (!expand(s, root, root_board))
             return GO_ERR_NOMEM;
     }
+    return GO_OK;
+}
 
-    run_ctx *ctx = calloc(1, sizeof *ctx);
-    int nthreads = opts->threads < 1 ? 1 : opts->threads > 64 ? 64 : opts->threads;
-    worker *ws = calloc(nthreads, sizeof *ws);
-    if (!ctx || !ws) {
-        free(ctx);
-        free(ws);
-        return GO_ERR_NOMEM;
-    }
+static void search_init_ctx(run_ctx *ctx, go_search *s, const go_game *g, int color,
+                            const go_search_opts *opts, const go_board *root_board, double t0)
+{
     ctx->s = s;
-    ctx->root_board = &root_board;
+    ctx->root_board = root_board;
     ctx->komi = go_game_komi(g);
     ctx->budget = opts->playouts;
     ctx->deadline = opts->seconds > 0 ? t0 + opts->seconds : 0;
     if (!ctx->budget && ctx->deadline <= 0)
         ctx->budget = 1000;
-    ctx->expand_at = root_board.size <= 9 ? 2 : root_board.size <= 13 ? 4 : 8;
+    ctx->expand_at = root_board->size <= 9 ? 2 : root_board->size <= 13 ? 4 : 8;
     /* Root moves that bring back an earlier position: illegal under superko, and never chosen
        without it either, so the engine cannot start a cycle (a passing opponent and a capture
        and recapture went round until the move limit). */
+    node *root = NODE(s, s->root);
     for (int i = 0; i < root->nchildren; i++) {
         int p = NODE(s, root->children + i)->move;
         if (p != GO_PASS && go_game_repeats(g, color, p))
             ctx->banned[p] = 1;
     }
-    uint64_t seed = go_rng_below(go_game_rng(g), 0xffffffffu);
+}
+
+/* Runs the workers (this thread is worker 0) until the budget is spent; returns how many ran. */
+static int search_workers(run_ctx *ctx, worker *ws, int nthreads, uint64_t seed)
+{
     for (int t = 0; t < nthreads; t++) {
         ws[t].ctx = ctx;
         go_rng_seed(&ws[t].rng, seed * 131 + (uint64_t)t + 1);
@@ -592,33 +631,64 @@ int go_search_run(go_game *g, int color, const go_search_opts *opts, go_search_r
     worker_main(&ws[0]);
     for (int t = 1; t < started; t++)
         pthread_join(ws[t].thread, NULL);
+    return started;
+}
 
-    fill_result(ctx, ws, started, &root_board, res);
-    res->seconds = now_seconds() - t0;
-
-    /* Decisions: resign only on strong evidence. After the opponent's pass, ours ends the
-       game: pass only when we win by the plain count and with dead stones judged, both as the
-       position stands and as the opponent will have it after our pass (a fight that whoever
-       moves first wins is settled first); otherwise never pass, play the best other move. */
+/* Decisions: resign only on strong evidence. After the opponent's pass, ours ends the game:
+   pass only when we win by the plain count and with dead stones judged, both as the position
+   stands and as the opponent will have it after our pass (a fight that whoever moves first
+   wins is settled first); otherwise never pass, play the best other move. */
+static void search_decide(go_search *s, const go_game *g, int color, go_search_result *res)
+{
     const go_board *b = go_game_board(g);
     int sign = color == GO_BLACK ? 1 : -1;
     if (res->winrate < RESIGN_BELOW && res->ncandidates && res->tree_playouts >= RESIGN_MIN_VISITS) {
         res->move_x = res->move_y = -2;
-    } else if (b->last_move == GO_PASS && go_game_nmoves(g) > 0) {
-        int wins = sign * go_game_tromp_taylor(g) > 0 && sign * go_game_final_score(g, 300) > 0 &&
-                   sign * score_after_pass(g, color, 300) > 0;
-        if (wins || res->move_x < 0) {   /* we would pass */
-            int settle = settling_move(g, color), i;
-            if (settle) {
-                go_xy(b, settle, &res->move_x, &res->move_y);
-            } else if (wins) {
-                res->move_x = res->move_y = -1;
-            } else if ((i = best_non_pass(res)) >= 0 && res->cand_visits[i] > 0) {
-                res->move_x = res->cand_x[i];
-                res->move_y = res->cand_y[i];
-            }
-        }
+        return;
     }
+    if (b->last_move != GO_PASS || go_game_nmoves(g) == 0)
+        return;
+    int wins = sign * go_game_tromp_taylor(g) > 0 &&
+               sign * go_game_final_score(g, 300, &s->rng) > 0 &&
+               sign * score_after_pass(s, g, color, 300) > 0;
+    if (!wins && res->move_x >= 0)
+        return;   /* we would not pass */
+    int settle = settling_move(g, color), i;
+    if (settle) {
+        go_xy(b, settle, &res->move_x, &res->move_y);
+    } else if (wins) {
+        res->move_x = res->move_y = -1;
+    } else if ((i = best_non_pass(res)) >= 0 && res->cand_visits[i] > 0) {
+        res->move_x = res->cand_x[i];
+        res->move_y = res->cand_y[i];
+    }
+}
+
+int go_search_run(go_search *s, const go_game *g, int color, const go_search_opts *opts,
+                  go_search_result *res)
+{
+    if (color != GO_BLACK && color != GO_WHITE)
+        return GO_ERR_COLOR;
+    go_shape_init();
+    double t0 = now_seconds();
+    go_board root_board;
+    if (search_prepare(s, g, color, opts->reuse, &root_board) != GO_OK)
+        return GO_ERR_NOMEM;
+    run_ctx *ctx = calloc(1, sizeof *ctx);
+    int nthreads = opts->threads < 1 ? 1 : opts->threads > 64 ? 64 : opts->threads;
+    worker *ws = calloc(nthreads, sizeof *ws);
+    if (!ctx || !ws) {
+        free(ctx);
+        free(ws);
+        return GO_ERR_NOMEM;
+    }
+    search_init_ctx(ctx, s, g, color, opts, &root_board, t0);
+    int started = search_workers(ctx, ws, nthreads, go_rng_below(&s->rng, 0xffffffffu));
+    result_candidates(ctx, &root_board, res);
+    result_pv(ctx, &root_board, res);
+    result_tallies(ws, started, &root_board, res);
+    res->seconds = now_seconds() - t0;
+    search_decide(s, g, color, res);
     free(ctx);
     free(ws);
     return GO_OK;

@@ -55,3 +55,15 @@ def test_harness_catches_a_broken_invariant(tmp_path):
     run = subprocess.run([str(exe), "1", "3000"], capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     assert "check failed" in run.stderr
+
+
+def test_harness_compiles_and_calls_the_inspect_helpers(harness):
+    """Test-only helpers live in core/inspect.c, so the sanitized harness builds them too."""
+    import re
+    inspect_c = (CORE / "inspect.c").read_text()
+    helpers = re.findall(r"^\w[\w \*]*?\b(go_\w+)\(", inspect_c, re.M)
+    assert len(helpers) >= 4
+    calls = (HERE / "test_fuzz_core_harness.c").read_text()
+    assert [h for h in helpers if h + "(" not in calls] == []
+    symbols = subprocess.run(["nm", str(harness)], capture_output=True, text=True, check=True).stdout
+    assert all(re.search(rf"\bT {h}$", symbols, re.M) for h in helpers)

@@ -1,8 +1,10 @@
 /* Fuzz harness for the Go core's C API, built by test_fuzz_core.py with AddressSanitizer and
    UBSan: random call sequences (valid and invalid), with the board's internal invariants
-   (chains, pseudo-liberties, empty list, Zobrist hash) recomputed after every change.
+   (chains, pseudo-liberties, empty list, Zobrist hash) recomputed after every change, the
+   game checked unchanged by every call that only reads it (the search, scoring, inspect.c).
    Usage: harness SEED ITERATIONS. Exit 0 when every check held. */
 #include "go.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,80 +55,175 @@ static void check_board(const go_board *b)
     CHECK(h == b->pos_hash);
 }
 
+/* What a read-only call must leave as it was: the whole record and the used board. */
+typedef struct {
+    uint64_t hash, line;
+    int nmoves, points[2 * 19 * 19 + 64];
+    go_board board;
+} snapshot;
+
+static void snap(const go_game *g, snapshot *sn)
+{
+    sn->hash = go_game_hash(g);
+    sn->line = go_game_line(g);
+    sn->nmoves = go_game_nmoves(g);
+    for (int i = 0; i < sn->nmoves && i < (int)(sizeof sn->points / sizeof *sn->points); i++)
+        sn->points[i] = go_game_move_point(g, i);
+    go_board_copy(&sn->board, go_game_board(g));
+}
+
+static void check_unchanged(const go_game *g, const snapshot *sn)
+{
+    const go_board *b = go_game_board(g);
+    CHECK(go_game_hash(g) == sn->hash && go_game_line(g) == sn->line);
+    CHECK(go_game_nmoves(g) == sn->nmoves);
+    for (int i = 0; i < sn->nmoves && i < (int)(sizeof sn->points / sizeof *sn->points); i++)
+        CHECK(go_game_move_point(g, i) == sn->points[i]);
+    CHECK(memcmp(b->color, sn->board.color, b->npoints) == 0);
+    CHECK(memcmp(b->empty, sn->board.empty, b->nempty * sizeof *b->empty) == 0);
+    CHECK(b->to_move == sn->board.to_move && b->ko == sn->board.ko && b->passes == sn->board.passes);
+    CHECK(b->last_move == sn->board.last_move && b->last_move2 == sn->board.last_move2);
+}
+
+typedef struct {
+    go_game *g;
+    go_search *s;
+    int color, x, y;          /* this step's random arguments, often invalid */
+    long plays;
+} fuzz;
+
+static void op_play(fuzz *f)
+{
+    int caps[2 * 19 * 19 + 2], xy[2 * 19 * 19 + 2], size = go_game_size(f->g);
+    int x = f->x, y = f->y;
+    if (rnd(4)) {
+        int k = go_game_legal_moves(f->g, f->color == 2 ? 2 : 1, xy);
+        if (k) { int i = (int)rnd(k); x = xy[2 * i]; y = xy[2 * i + 1]; }
+    }
+    if (!rnd(20)) x = y = -1;
+    int before = go_game_nmoves(f->g), ncap = -1;
+    int ok = go_game_check(f->g, f->color, x, y);
+    int err = go_game_play(f->g, f->color, x, y, caps, &ncap);
+    CHECK(ok == err);
+    CHECK(go_game_nmoves(f->g) == before + (err == GO_OK));
+    CHECK(ncap >= 0 && ncap <= size * size);
+    f->plays += err == GO_OK;
+}
+
+static void op_undo(fuzz *f)
+{
+    int n = go_game_nmoves(f->g);
+    if (go_game_undo(f->g) && n > 0) {
+        int c, mx, my;
+        go_game_move(f->g, n - 2 >= 0 ? n - 2 : 0, &c, &mx, &my);
+        CHECK(go_game_nmoves(f->g) == n - 1);
+    }
+}
+
+static void op_search(fuzz *f)
+{
+    static go_search_result res;
+    int caps[2 * 19 * 19 + 2];
+    snapshot sn;
+    go_search_opts o = {1 + (long)rnd(150), 0, 1 + (int)rnd(2), (int)rnd(2), 1};
+    snap(f->g, &sn);
+    int err = go_search_run(f->s, f->g, f->color, &o, &res);
+    check_unchanged(f->g, &sn);
+    CHECK(err == ((f->color == 1 || f->color == 2) ? GO_OK : GO_ERR_COLOR));
+    if (err == GO_OK && res.move_x >= 0) {
+        CHECK(go_game_check(f->g, f->color, res.move_x, res.move_y) == GO_OK);
+        CHECK(go_game_play(f->g, f->color, res.move_x, res.move_y, caps, NULL) == GO_OK);
+    }
+}
+
+/* Scoring and inspect.c (kind 0..7): all read the game only. */
+static void op_read(fuzz *f, int kind)
+{
+    int size = go_game_size(f->g), xy[2 * 19 * 19 + 2], kx, ky;
+    uint8_t marks[19 * 19], cls[19 * 19 * GO_CLASS_GROUPS];
+    uint32_t keys[19 * 19];
+    int counts[19 * 19 + 1];
+    float own[19 * 19];
+    char chars[19 * 19];
+    go_rng *rng = go_search_rng(f->s);
+    snapshot sn;
+    snap(f->g, &sn);
+    if (kind == 0) {
+        go_game_board_chars(f->g, chars);
+        CHECK(go_game_tromp_taylor(f->g) > -1000);
+        CHECK(go_game_ko_xy(f->g, &kx, &ky) == (go_game_board(f->g)->ko != 0));
+        CHECK(go_game_captures(f->g, 1) >= 0 && go_game_to_move(f->g) == go_game_board(f->g)->to_move);
+    } else if (kind == 1) {
+        go_game_pass_alive(f->g, marks);
+    } else if (kind == 2) {
+        int nd = go_game_dead_stones(f->g, 1 + (int)rnd(20), rng, marks);
+        CHECK(nd >= 0 && nd <= size * size);
+    } else if (kind == 3) {
+        go_game_ownership(f->g, 1 + (int)rnd(10), rng, own);
+        for (int i = 0; i < size * size; i++)
+            CHECK(own[i] >= -1.0f && own[i] <= 1.0f);
+    } else if (kind == 4) {
+        (void)go_game_final_score(f->g, 1 + (int)rnd(10), rng);
+    } else if (kind < 7) {
+        int n = go_game_move_classes(f->g, xy, keys, cls);
+        CHECK(n >= 0 && n <= size * size);
+        for (int i = 0; i < n; i++) {
+            CHECK(go_game_check(f->g, go_game_to_move(f->g), xy[2 * i], xy[2 * i + 1]) != GO_ERR_OCCUPIED);
+            CHECK(go_game_move_gamma(f->g, xy[2 * i], xy[2 * i + 1]) > 0.0f);
+            (void)go_game_ladder_fails(f->g, go_game_to_move(f->g), xy[2 * i], xy[2 * i + 1]);
+        }
+    } else {
+        int samples = 1 + (int)rnd(30), total = 0;
+        memset(counts, 0, sizeof counts);
+        go_game_policy_counts(f->g, (int)rnd(2), samples, rnd(1000), counts);
+        for (int i = 0; i <= size * size; i++)
+            total += counts[i];
+        CHECK(total == samples);
+    }
+    check_unchanged(f->g, &sn);
+}
+
+/* Changes of the game's line (op 0..5) and of the search's tree. */
+static void op_setup(fuzz *f, int op)
+{
+    if (op < 3) {
+        int sz = (int)rnd(24) - 2;
+        int err = go_game_clear(f->g, sz);
+        CHECK(err == ((sz <= 0 || (sz >= 2 && sz <= 19)) ? GO_OK : GO_ERR_SIZE));
+    } else if (op < 5) {
+        go_game_set_komi(f->g, (double)rnd(30) - 10.5);
+        go_game_set_superko(f->g, (int)rnd(2));
+    } else {
+        go_search_reset(f->s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rs = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 1 : 1;
     long iters = argc > 2 ? atol(argv[2]) : 20000;
-    int caps[2 * 19 * 19 + 2], xy[2 * 19 * 19 + 2];
-    uint8_t marks[19 * 19];
-    float own[19 * 19];
-    char chars[19 * 19];
-    static go_search_result res;
-    CHECK(go_game_new(1, 7.0, 0, 1) == NULL && go_game_new(20, 7.0, 0, 1) == NULL);
-    go_game *g = go_game_new(2 + (int)rnd(18), 7.0, 0, 1);
-    CHECK(g != NULL);
-    long plays = 0;
+    CHECK(go_game_new(1, 7.0, 0) == NULL && go_game_new(20, 7.0, 0) == NULL);
+    fuzz f = {go_game_new(2 + (int)rnd(18), 7.0, 0), go_search_new(1), 0, 0, 0, 0};
+    CHECK(f.g != NULL && f.s != NULL);
     for (long it = 0; it < iters; it++) {
-        const go_board *b = go_game_board(g);
-        int size = b->size, op = (int)rnd(100);
-        int color = rnd(10) ? 1 + (int)rnd(2) : (int)rnd(5) - 1;
-        int x = (int)rnd(size + 4) - 2, y = (int)rnd(size + 4) - 2;
-        if (op < 60) {                                  /* play: mostly legal, sometimes not */
-            if (rnd(4)) {
-                int k = go_game_legal_moves(g, color == 2 ? 2 : 1, xy);
-                if (k) { int i = (int)rnd(k); x = xy[2 * i]; y = xy[2 * i + 1]; }
-            }
-            if (!rnd(20)) x = y = -1;
-            int before = go_game_nmoves(g), ncap = -1;
-            int ok = go_game_check(g, color, x, y);
-            int err = go_game_play(g, color, x, y, caps, &ncap);
-            CHECK(ok == err);
-            CHECK(go_game_nmoves(g) == before + (err == GO_OK));
-            CHECK(ncap >= 0 && ncap <= size * size);
-            plays += err == GO_OK;
-        } else if (op < 70) {
-            uint64_t h = go_game_hash(g);
-            int n = go_game_nmoves(g);
-            if (go_game_undo(g) && n > 0) {
-                int c, mx, my;
-                go_game_move(g, n - 2 >= 0 ? n - 2 : 0, &c, &mx, &my);
-                CHECK(go_game_nmoves(g) == n - 1);
-            }
-            (void)h;
-        } else if (op < 75) {
-            go_game_board_chars(g, chars);
-            CHECK(go_game_tromp_taylor(g) > -1000);
-            (void)go_game_hash(g);
-        } else if (op < 78) {
-            int sz = (int)rnd(24) - 2;
-            int err = go_game_clear(g, sz);
-            CHECK(err == ((sz <= 0 || (sz >= 2 && sz <= 19)) ? GO_OK : GO_ERR_SIZE));
-        } else if (op < 80) {
-            go_game_set_komi(g, (double)rnd(30) - 10.5);
-            go_game_set_superko(g, (int)rnd(2));
-        } else if (op < 86) {
-            go_search_opts o = {1 + (long)rnd(150), 0, 1 + (int)rnd(2), (int)rnd(2), 1};
-            int err = go_search_run(g, color, &o, &res);
-            CHECK(err == ((color == 1 || color == 2) ? GO_OK : GO_ERR_COLOR));
-            if (err == GO_OK && res.move_x >= 0) {
-                CHECK(go_game_check(g, color, res.move_x, res.move_y) == GO_OK);
-                CHECK(go_game_play(g, color, res.move_x, res.move_y, caps, NULL) == GO_OK);
-            }
-        } else if (op < 90) {
-            go_game_pass_alive(g, marks);
-        } else if (op < 94) {
-            int nd = go_game_dead_stones(g, 1 + (int)rnd(20), marks);
-            CHECK(nd >= 0 && nd <= size * size);
-        } else if (op < 97) {
-            go_game_ownership(g, 1 + (int)rnd(10), own);
-            for (int i = 0; i < size * size; i++)
-                CHECK(own[i] >= -1.0f && own[i] <= 1.0f);
-        } else {
-            (void)go_game_final_score(g, 1 + (int)rnd(10));
-        }
-        check_board(go_game_board(g));
+        int size = go_game_size(f.g), op = (int)rnd(100);
+        f.color = rnd(10) ? 1 + (int)rnd(2) : (int)rnd(5) - 1;
+        f.x = (int)rnd(size + 4) - 2;
+        f.y = (int)rnd(size + 4) - 2;
+        if (op < 60)
+            op_play(&f);                /* mostly legal, sometimes not */
+        else if (op < 70)
+            op_undo(&f);
+        else if (op < 76)
+            op_search(&f);
+        else if (op < 94)
+            op_read(&f, (int)rnd(8));
+        else
+            op_setup(&f, op - 94);
+        check_board(go_game_board(f.g));
     }
-    go_game_free(g);
-    printf("ok %ld plays\n", plays);
+    go_search_free(f.s);
+    go_game_free(f.g);
+    printf("ok %ld plays\n", f.plays);
     return 0;
 }

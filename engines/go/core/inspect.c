@@ -1,0 +1,58 @@
+/* inspect.c - read-only views of the core for tests and tools (learn_priors.py, the policy
+   and ladder tests). Declared in go.h's binding section; the fuzz harness compiles and calls
+   them too. */
+#include "go.h"
+#include "internal.h"
+
+int go_game_ladder_fails(const go_game *g, int color, int x, int y)
+{
+    const go_board *b = go_game_board(g);
+    return go_ladder_escape_fails(b, color, go_point(b, x, y));
+}
+
+int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls)
+{
+    const go_board *b = go_game_board(g);
+    uint8_t marks[GO_MAX_POINTS];
+    int n = 0;
+    go_two_liberty_marks(b, marks);
+    for (int i = 0; i < b->nempty; i++) {
+        int p = b->empty[i], x, y;
+        if (go_board_check(b, b->to_move, p) != GO_OK)
+            continue;
+        go_xy(b, p, &x, &y);
+        xy[2 * n] = x;
+        xy[2 * n + 1] = y;
+        keys[n] = go_shape_canonical(go_shape_key(b, b->to_move, p));
+        go_move_classes(b, b->to_move, p, marks, cls + GO_CLASS_GROUPS * n);
+        n++;
+    }
+    return n;
+}
+
+void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t seed, int *counts)
+{
+    go_board copy;
+    go_rng r;
+    int x, y, n = go_game_board(g)->size;
+    go_rng_seed(&r, seed);
+    for (int i = 0; i < samples; i++) {
+        go_board_copy(&copy, go_game_board(g));
+        int p = go_playout_move(&copy, policy, &r);
+        if (p == GO_PASS) {
+            counts[n * n]++;
+        } else {
+            go_xy(&copy, p, &x, &y);
+            counts[y * n + x]++;
+        }
+    }
+}
+
+float go_game_move_gamma(const go_game *g, int x, int y)
+{
+    const go_board *b = go_game_board(g);
+    uint8_t marks[GO_MAX_POINTS];
+    go_shape_init();
+    go_two_liberty_marks(b, marks);
+    return go_move_gamma(b, b->to_move, go_point(b, x, y), marks);
+}
