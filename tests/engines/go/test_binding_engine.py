@@ -97,16 +97,19 @@ def test_same_seed_same_games():
 
 
 def test_search_releases_the_gil(engine):
-    """While C searches for 1.5 s, Python keeps running: no long gap in a busy loop."""
-    worker = threading.Thread(target=engine.genmove, args=("b",), kwargs={"seconds": 1.5})
+    """While C searches, Python keeps running. Held, the GIL would stop this loop for the whole
+    search (a gap as long as the search); released, the gaps are scheduler slices, two orders
+    of magnitude shorter whatever the machine's load, so the bound is half the search itself."""
+    info = {}
+    worker = threading.Thread(target=lambda: info.update(engine.analyze("b", seconds=1.0)))
     worker.start()
     last, longest, ticks = time.monotonic(), 0.0, 0
     while worker.is_alive():
         now = time.monotonic()
         longest, last, ticks = max(longest, now - last), now, ticks + 1
     worker.join()
-    assert ticks > 1000 and longest < 0.75, (ticks, longest)
-    assert len(engine.moves()) == 1
+    assert info["seconds"] >= 0.9 and ticks > 1000
+    assert longest < info["seconds"] / 2, (ticks, longest, info["seconds"])
 
 
 def test_engines_in_parallel_threads_and_one_engine_shared():
@@ -141,6 +144,5 @@ def test_budget_defaults_and_threads(engine):
     info = engine.analyze("b")
     assert 500 <= info["playouts"] <= 520
     engine.set_budget(seconds=0.3)
-    started = time.monotonic()
     info = engine.analyze("b")
-    assert time.monotonic() - started < 3.0 and info["playouts"] > 0
+    assert info["seconds"] <= 0.3 * 1.05 and info["playouts"] > 0  # the engine's own clock
