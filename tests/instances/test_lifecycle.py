@@ -275,7 +275,7 @@ def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_rep
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    import instances.core
+    import instances.manager
 
     class Stranger(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -293,7 +293,7 @@ def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_rep
         servers.append(server)
         return server.server_address[1]
 
-    monkeypatch.setattr(instances.core, "lease_port", lease_then_squat)
+    monkeypatch.setattr(instances.manager, "lease_port", lease_then_squat)
     text = (app_repo / "instances.toml").read_text().replace('"{python} app.py {port}"',
                                                              "\"{python} -c 'import time; time.sleep(30)' {port}\"")
     (app_repo / "instances.toml").write_text(text)

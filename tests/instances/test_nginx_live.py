@@ -13,7 +13,7 @@ import pytest
 from instances.errors import NginxError
 from instances.nginx import PrivateNginx, probe_generation
 from instances.nginx_conf import Route, render_locations, render_main_conf
-from tests.instances.conftest import free_port
+from plumbing.ports import free_port
 
 
 class _Hello(BaseHTTPRequestHandler):

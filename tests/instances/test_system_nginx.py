@@ -9,7 +9,8 @@ import pytest
 
 from instances.errors import NginxError
 from instances.nginx import SystemNginx, probe_generation
-from tests.instances.conftest import free_port, write_toml
+from plumbing.ports import free_port
+from tests.instances.conftest import write_toml
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ import subprocess
 from pathlib import Path
 
 from instances.config import load_config
-from tests.instances.conftest import free_port
+from plumbing.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 
