@@ -187,14 +187,15 @@ def test_setup_runs_once_in_the_new_worktree_and_failures_show_its_output(mgr, a
 
 
 def test_idle_instances_are_stopped_by_doctor(mgr, app_repo):
-    import time
-
     from instances.config import load_config
+    from instances.status import last_request
 
     write_toml(app_repo, mgr.config.listen[1], extra_top='idle_stop = "1s"')
     mgr.config = load_config(app_repo, environ={})
     mgr.up("feature/idle", run_checks=False)
-    time.sleep(1.2)
+    # idle since it started, with no request since: start it 5 s in the past instead of sleeping
+    mgr.mark("feature-idle", started=mgr.registry.get("feature-idle")["started"] - 5)
+    assert last_request(mgr, "feature-idle") is None
     actions = mgr.doctor()
     assert any("feature-idle: stopped after 1s without requests" in a for a in actions)
     assert mgr.ls()[0]["state"] == "stopped"
