@@ -43,17 +43,6 @@ def probe_duration(path: str) -> float:
     return float(proc.stdout.strip())
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a file whole or not at all (temp file in the same directory, then rename)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    if isinstance(data, str):
-        tmp.write_text(data, encoding="utf-8")
-    else:
-        tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 # --- parsers (pure) ---
 
 @dataclass(frozen=True)
