@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import array
 import math
-import os
 import wave
 import re
 import shutil
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 
 from demo import ffargs
 from demo.errors import FFmpegError, ToolMissing

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from demo import browser as browser_mod
-from demo import ffargs, media
+from demo import ffargs
 from demo.stamps import SMALL, cursor_mask, first_change
 from demo.errors import RecordError
 from demo.plan import Plan, Step
