@@ -39,7 +39,7 @@ def _voice_options(f):
         click.option("--voice-engine", type=click.Choice(["espeak", "elevenlabs"]), default=None,
                      help="Default: elevenlabs when ELEVENLABS_API_KEY is set, else espeak (offline)."),
         click.option("--voice", default=None,
-                     help="espeak-ng voice (en-us) or ElevenLabs voice id (default: $ELEVENLABS_VOICE_ID)."),
+                     help="espeak-ng voice (en-us) or ElevenLabs voice id (default: $ELEVENLABS_VOICE_ID, else Rachel)."),
         click.option("--model", default=None, help="ElevenLabs model id (eleven_multilingual_v2)."),
         click.option("--speed", type=click.IntRange(80, 400), default=None, help="espeak-ng words a minute (165)."),
         click.option("--voice-settings", default=None, metavar="JSON", callback=_json_object,
