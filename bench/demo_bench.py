@@ -134,7 +134,7 @@ def pct(values, q):
 
 def amix_default_spread(out: Path, beats: list[dict], durations: dict) -> float:
     """Baseline: the same phrases mixed with amix's default normalisation."""
-    from demo.narration import VoiceConfig
+    from demo.voice import VoiceConfig
     work = out / WORK
     spoken = [b for b in beats if b.get("say")]
     cache = json.loads((work / "settings.json").read_text())["cache_dir"]
@@ -181,7 +181,8 @@ def main() -> None:
         timeline = json.loads((root / "out" / WORK / "timeline.json").read_text())
         durations = {}
         for b in timeline["beats"]:
-            from demo.narration import VoiceConfig, cache_key
+            from demo.narration import cache_key
+            from demo.voice import VoiceConfig
             durations[b["name"]] = media.probe_duration(str(cache / f"{cache_key(b['say'], VoiceConfig())}.wav"))
         video_len = timeline["duration"]
         print(f"end to end: {total:.1f} s for a {video_len:.1f} s video with {args.beats} beats "

@@ -17,7 +17,6 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,18 +33,15 @@ sys.path.insert(0, str(REPO))
 
 from instances import procs  # noqa: E402
 from instances.config import load_config  # noqa: E402
-from instances.core import Instances, _fmt_bytes  # noqa: E402
+from instances.fmt import fmt_bytes  # noqa: E402
+from instances.manager import Instances  # noqa: E402
 from instances.nginx import probe_generation  # noqa: E402
+from plumbing import git as plumbing_git  # noqa: E402
+from plumbing.ports import free_port  # noqa: E402
 
 FIXTURE = REPO / "tests" / "instances" / "fixtures" / "flaskapp"
 GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def make_repo(root: Path) -> Path:
@@ -54,9 +50,8 @@ def make_repo(root: Path) -> Path:
     (root / "instances.toml").write_text(
         'command = "{python} app.py {port}"\nhealth = "/health"\nwebsocket = "/ws"\n'
         f'[nginx]\nlisten = "127.0.0.1:{free_port()}"\n')
-    env = {**os.environ, **GIT_ENV}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "bench app"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True)
+        plumbing_git.run(root, *args, env=GIT_ENV)
     return root
 
 
@@ -171,13 +166,75 @@ def bench_reloads(mgr: Instances, names: list[str], reloads: int, clients: int) 
     return {**counts, "durations": durations, "elapsed": elapsed}
 
 
-def main():
+def report_up(ups: list[float], base: list[float]) -> None:
+    print(f"\n[1] up -> live URL (CLI, worktree + service + nginx reload + sub-path checks), {len(ups)} runs: "
+          f"median {statistics.median(ups):.2f} s, max {max(ups):.2f} s "
+          f"(baseline, app started directly until healthy: median {statistics.median(base):.2f} s)")
+
+
+def report_memory(items: list[dict]) -> None:
+    print(f"\n[3] {len(items)} instances up at once, memory = PSS summed over each service's process tree:")
+    for it in items:
+        print(f"    {it['name']:<14} {it['state']:<8} port {it['port']:<6} {fmt_bytes(it['memory_bytes']):>10}")
+    total = sum(it["memory_bytes"] or 0 for it in items)
+    print(f"    total {fmt_bytes(total)}; nginx not included")
+
+
+def report_reloads(r: dict, reloads: int, clients: int, names: list[str]) -> None:
+    print(f"\n[2] {reloads} verified reloads in {r['elapsed']:.1f} s (median {statistics.median(r['durations']) * 1000:.0f} ms, "
+          f"max {max(r['durations']) * 1000:.0f} ms each) while {clients} clients looped on new connections "
+          f"over {len(names)} instances: {r['ok']} requests ok ({r['slow_ok']} of them 300 ms requests), "
+          f"{r['failed']} failed {r['errors'] or ''}")
+
+
+def kill_everything(mgr: Instances) -> int:
+    """kill -9 of every service and of the nginx master; returns how many services were killed."""
+    victims = [it["pid"] for it in mgr.ls() if it["pid"]]
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    for pid in victims:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    master = mgr.nginx().master()
+    os.kill(master.pid, signal.SIGKILL)
+    procs.wait_gone([master], 30)
+    return len(victims)
+
+
+def bench_doctor(repo: Path, mgr: Instances, first: int, last: int) -> None:
+    """[4]: instances FIRST..LAST-1 started too, all killed, then the doctor CLI until reconciled."""
+    for i in range(first, last):
+        mgr.up(f"bench/app-{i}", run_checks=False)
+    t0 = time.perf_counter()
+    clean = mgr.doctor()
+    clean_s = time.perf_counter() - t0
+    killed = kill_everything(mgr)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "instances.cli", "doctor", "--json"], cwd=repo, env=env,
+                         capture_output=True, text=True)
+    doctor_s = time.perf_counter() - t0
+    states = {it["state"] for it in mgr.ls()}
+    serving = probe_generation(mgr.base_url) == mgr.registry.load()["generation"]
+    print(f"\n[4] kill -9 of {killed} services and the nginx master, then `instances doctor` (CLI): "
+          f"{doctor_s:.2f} s, exit {out.returncode}, {out.stdout.count('service (pid')} dead services found; "
+          f"states after: {sorted(states)}; nginx serving again: {serving} "
+          f"(baseline, doctor with nothing to fix, in-process: {clean_s:.2f} s, {len(clean)} actions)")
+
+
+def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reloads", type=int, default=100)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--ups", type=int, default=10)
     parser.add_argument("--kill", type=int, default=20)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = parse_args()
     conditions()
     tmp = Path(tempfile.mkdtemp(prefix="instances-bench-"))
     repo = make_repo(tmp / "app")
@@ -185,52 +242,12 @@ def main():
     mgr = Instances(repo, load_config(repo, environ={}), repo / ".git" / "instances")
     try:
         base = bench_direct_start(repo, 5)
-        ups = bench_up(repo, mgr, args.ups)
-        print(f"\n[1] up -> live URL (CLI, worktree + service + nginx reload + sub-path checks), {args.ups} runs: "
-              f"median {statistics.median(ups):.2f} s, max {max(ups):.2f} s "
-              f"(baseline, app started directly until healthy: median {statistics.median(base):.2f} s)")
-
+        report_up(bench_up(repo, mgr, args.ups), base)
         items = mgr.ls()
-        print(f"\n[3] {len(items)} instances up at once, memory = PSS summed over each service's process tree:")
-        for it in items:
-            print(f"    {it['name']:<14} {it['state']:<8} port {it['port']:<6} {_fmt_bytes(it['memory_bytes']):>10}")
-        total = sum(it["memory_bytes"] or 0 for it in items)
-        print(f"    total {_fmt_bytes(total)}; nginx not included")
-
+        report_memory(items)
         names = [it["name"] for it in items]
-        r = bench_reloads(mgr, names, args.reloads, args.clients)
-        print(f"\n[2] {args.reloads} verified reloads in {r['elapsed']:.1f} s (median {statistics.median(r['durations']) * 1000:.0f} ms, "
-              f"max {max(r['durations']) * 1000:.0f} ms each) while {args.clients} clients looped on new connections "
-              f"over {len(names)} instances: {r['ok']} requests ok ({r['slow_ok']} of them 300 ms requests), "
-              f"{r['failed']} failed {r['errors'] or ''}")
-
-        for i in range(args.ups, args.kill):
-            mgr.up(f"bench/app-{i}", run_checks=False)
-        t0 = time.perf_counter()
-        clean = mgr.doctor()
-        clean_s = time.perf_counter() - t0
-        victims = [it["pid"] for it in mgr.ls() if it["pid"]]
-        for pid in victims:
-            os.kill(pid, signal.SIGKILL)
-        for pid in victims:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-        os.kill(mgr.nginx().master().pid, signal.SIGKILL)
-        while mgr.nginx().master() is not None:
-            time.sleep(0.01)
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        t0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "instances.cli", "doctor", "--json"], cwd=repo, env=env,
-                             capture_output=True, text=True)
-        doctor_s = time.perf_counter() - t0
-        states = {it["state"] for it in mgr.ls()}
-        serving = probe_generation(mgr.base_url) == mgr.registry.load()["generation"]
-        print(f"\n[4] kill -9 of {len(victims)} services and the nginx master, then `instances doctor` (CLI): "
-              f"{doctor_s:.2f} s, exit {out.returncode}, {out.stdout.count('service (pid')} dead services found; "
-              f"states after: {sorted(states)}; nginx serving again: {serving} "
-              f"(baseline, doctor with nothing to fix, in-process: {clean_s:.2f} s, {len(clean)} actions)")
+        report_reloads(bench_reloads(mgr, names, args.reloads, args.clients), args.reloads, args.clients, names)
+        bench_doctor(repo, mgr, args.ups, args.kill)
     finally:
         for rec in mgr.registry.instances().values():
             procs.stop(rec.get("process"), timeout=2)

@@ -1,26 +1,12 @@
-"""Launch Debian's Chromium through Playwright (`playwright install` cannot download here)."""
+"""Debian's Chromium through Playwright (plumbing.chromium), with what a recording adds."""
 from __future__ import annotations
 
-import os
-import shutil
+from plumbing import chromium
 
-from demo.errors import ToolMissing
-
-CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
-# Flags that keep a closed-network machine from refusing Chromium's background connections.
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--disable-quic",
-    "--hide-scrollbars", "--force-color-profile=srgb",
-]
-
-
-def chromium_path() -> str:
-    for candidate in (os.environ.get("CHROMIUM"), *CANDIDATES, shutil.which("chromium")):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    raise ToolMissing("Chromium is not installed: apt-get install chromium (or set CHROMIUM=/path/to/chromium)")
+# On top of plumbing.chromium.FLAGS: no scrollbars in the picture, and colours as the page
+# specifies them (sRGB), so recordings look the same on every machine.
+RECORDING_FLAGS = ("--hide-scrollbars", "--force-color-profile=srgb")
 
 
 def launch(playwright):
-    return playwright.chromium.launch(executable_path=chromium_path(), args=ARGS, headless=True)
+    return chromium.launch(playwright, *RECORDING_FLAGS)

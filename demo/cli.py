@@ -1,4 +1,7 @@
-"""`demo`: narrated product videos from a script. Thin click layer over demo.compose."""
+"""`demo`: narrated product videos from a script. Thin click layer over demo.compose: it parses
+options, calls the library and prints; the defaults and decisions live in the library
+(demo.voice: who narrates, demo.compose: re-compose settings, demo.pm_link: logging on a task).
+Named errors become one-line messages with exit code 1 (plumbing.cli.ToolGroup)."""
 from __future__ import annotations
 
 import json
@@ -7,21 +10,39 @@ import sys
 
 import click
 
-from demo.errors import DemoError, ScriptError, SyncError
+from plumbing.cli import ToolGroup
 
 
 def _progress(quiet: bool):
     return (lambda _msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
 
 
+def _note(msg: str) -> None:
+    click.echo(msg, err=True)
+
+
+def _json_object(ctx, param, value):
+    """--voice-settings: a JSON object, parsed (a usage error otherwise)."""
+    if value is None:
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError as exc:
+        raise click.BadParameter(f"not JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise click.BadParameter("must be a JSON object")
+    return parsed
+
+
 def _voice_options(f):
     options = [
         click.option("--voice-engine", type=click.Choice(["espeak", "elevenlabs"]), default=None,
                      help="Default: elevenlabs when ELEVENLABS_API_KEY is set, else espeak (offline)."),
-        click.option("--voice", default=None, help="espeak-ng voice (en-us) or ElevenLabs voice id."),
+        click.option("--voice", default=None,
+                     help="espeak-ng voice (en-us) or ElevenLabs voice id (default: $ELEVENLABS_VOICE_ID, else Rachel)."),
         click.option("--model", default=None, help="ElevenLabs model id (eleven_multilingual_v2)."),
         click.option("--speed", type=click.IntRange(80, 400), default=None, help="espeak-ng words a minute (165)."),
-        click.option("--voice-settings", default=None, metavar="JSON",
+        click.option("--voice-settings", default=None, metavar="JSON", callback=_json_object,
                      help='ElevenLabs voice_settings, e.g. \'{"stability": 0.5, "similarity_boost": 0.75}\'.'),
         click.option("--seed", type=int, default=None, help="ElevenLabs seed, for repeatable speech."),
         click.option("--output-format", default=None, help="ElevenLabs output_format (mp3_44100_128)."),
@@ -35,35 +56,14 @@ def _voice_options(f):
     return f
 
 
-def _voice(voice_engine, voice, model, speed, voice_settings, seed, output_format, concurrency, base=None):
-    from dataclasses import replace
-
-    from demo.narration import VoiceConfig, default_voice
-
-    cfg = base or default_voice()
-    if voice_engine and voice_engine != cfg.engine:
-        cfg = VoiceConfig(engine=voice_engine, voice="en-us" if voice_engine == "espeak" else "21m00Tcm4TlvDq8ikWAM",
-                          model="" if voice_engine == "espeak" else "eleven_multilingual_v2")
-    changes = {}
-    if voice_settings is not None:
-        try:
-            changes["settings"] = json.loads(voice_settings)
-        except ValueError as exc:
-            raise click.BadParameter(f"not JSON: {exc}", param_hint="--voice-settings") from None
-        if not isinstance(changes["settings"], dict):
-            raise click.BadParameter("must be a JSON object", param_hint="--voice-settings")
-    for key, value in (("voice", voice), ("model", model), ("speed", speed), ("seed", seed),
-                       ("output_format", output_format), ("concurrency", concurrency)):
-        if value is not None:
-            changes[key] = value
-    return replace(cfg, **changes)
+def _voice_changes(voice: dict) -> dict:
+    """The voice options as demo.voice.choose_voice's arguments (None: not given)."""
+    return {"engine": voice["voice_engine"], "voice": voice["voice"], "model": voice["model"],
+            "speed": voice["speed"], "settings": voice["voice_settings"], "seed": voice["seed"],
+            "output_format": voice["output_format"], "concurrency": voice["concurrency"]}
 
 
-def _fail(exc: DemoError) -> None:
-    raise click.ClickException(str(exc))
-
-
-@click.group(help="Narrated product videos from a script: record, narrate, assemble, measure sync.")
+@click.group(cls=ToolGroup, help="Narrated product videos from a script: record, narrate, assemble, measure sync.")
 def main():
     pass
 
@@ -84,15 +84,14 @@ def record(script, out_dir, base_url, task, paint_timeout, as_json, quiet, **voi
     A page behind HTTP basic auth (a private review URL) is recorded with the credentials in
     DEMO_HTTP_CREDENTIALS="user:password" (an environment variable, so they reach no log or argv).
     """
+    from demo import pm_link
     from demo.compose import Settings, record_demo
+    from demo.voice import choose_voice
 
-    try:
-        cache = voice.pop("cache_dir")
-        settings = Settings(voice=_voice(**voice), cache_dir=cache, base_url=base_url, paint_timeout=paint_timeout,
-                            http_credentials=_http_credentials(os.environ.get("DEMO_HTTP_CREDENTIALS")))
-        result = _run(lambda: record_demo(script, out_dir, settings, _progress(quiet)), task, out_dir)
-    except DemoError as exc:
-        _fail(exc)
+    settings = Settings(voice=choose_voice(**_voice_changes(voice)), cache_dir=voice["cache_dir"], base_url=base_url,
+                        paint_timeout=paint_timeout,
+                        http_credentials=_http_credentials(os.environ.get("DEMO_HTTP_CREDENTIALS")))
+    result = pm_link.run_logged(lambda: record_demo(script, out_dir, settings, _progress(quiet)), task, _note)
     _print_result(result, as_json)
 
 
@@ -103,21 +102,6 @@ def _http_credentials(value: str | None) -> dict | None:
     if not sep or not user:
         raise click.UsageError("DEMO_HTTP_CREDENTIALS must be USER:PASSWORD")
     return {"username": user, "password": password}
-
-
-def _run(job, task, out_dir):
-    from demo import pm_link
-
-    try:
-        result = job()
-    except SyncError as exc:
-        if task is not None:  # the video exists; the lead should still see where
-            click.echo(f"not logged on task {task}: sync missed", err=True)
-        raise exc
-    if task is not None:
-        text = pm_link.log_video(task, result.video, result.report, result.figures["sync"]["p95_ms"])
-        click.echo(f"logged on task {task}: {text}", err=True)
-    return result
 
 
 def _print_result(result, as_json: bool) -> None:
@@ -143,32 +127,12 @@ def _print_result(result, as_json: bool) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
 def compose(out_dir, script, task, as_json, quiet, **voice):
     """Re-compose OUT_DIR after a narration change, without re-recording."""
-    from demo.compose import compose_dir
+    from demo import pm_link
+    from demo.compose import compose_dir, recompose_settings
 
-    try:
-        settings = None
-        if any(v is not None for k, v in voice.items() if k != "cache_dir") or voice.get("cache_dir"):
-            settings = _saved_settings(out_dir, voice)
-        result = _run(lambda: compose_dir(out_dir, settings, script, _progress(quiet)), task, out_dir)
-    except DemoError as exc:
-        _fail(exc)
+    settings = recompose_settings(out_dir, voice["cache_dir"], **_voice_changes(voice))
+    result = pm_link.run_logged(lambda: compose_dir(out_dir, settings, script, _progress(quiet)), task, _note)
     _print_result(result, as_json)
-
-
-def _saved_settings(out_dir, voice):
-    from pathlib import Path
-
-    from demo.compose import WORK, Settings
-    from demo.errors import ComposeError
-    from demo.narration import VoiceConfig
-
-    try:
-        saved = json.loads((Path(out_dir) / WORK / "settings.json").read_text())
-    except (OSError, ValueError):
-        raise ComposeError(f"{out_dir} holds no finished recording: run `demo record` first") from None
-    base = VoiceConfig(**saved["voice"])
-    cache = voice.pop("cache_dir", None)
-    return Settings(voice=_voice(**voice, base=base), cache_dir=cache)
 
 
 @main.command()
@@ -179,10 +143,7 @@ def check(video, beats_json, as_json):
     """Measure speech onsets in VIDEO against BEATS_JSON; exit 1 when p95 misses 40 ms."""
     from demo.compose import check_video
 
-    try:
-        figures = check_video(video, beats_json)
-    except DemoError as exc:
-        _fail(exc)
+    figures = check_video(video, beats_json)
     s = figures["sync"]
     if as_json:
         click.echo(json.dumps(figures, separators=(",", ":")))
@@ -209,10 +170,7 @@ def plan(script, base_url, as_json):
     """Validate SCRIPT and list its steps, without starting a browser."""
     from demo.script import load_plan
 
-    try:
-        p = load_plan(script, base_url)
-    except ScriptError as exc:
-        _fail(exc)
+    p = load_plan(script, base_url)
     if as_json:
         click.echo(json.dumps([{"line": s.line, "kind": s.kind, "args": s.args} for s in p.steps],
                               separators=(",", ":")))

@@ -17,10 +17,12 @@ from typing import Callable
 
 from demo import ffargs, media, outputs, report, sync
 from demo.errors import ComposeError, OverrunError, SyncError
-from demo.narration import Narrator, Phrase, VoiceConfig
+from demo.narration import Narrator, Phrase
 from demo.plan import Plan
 from demo.recorder import Recording
 from demo.script import load_plan
+from demo.voice import VoiceConfig, choose_voice
+from plumbing.files import atomic_output, atomic_write
 
 WORK = ".demo"
 LOUDNESS_TARGET = -16.0
@@ -71,7 +73,7 @@ def record_demo(script: str, out_dir: str, settings: Settings, progress: Progres
     plan = load_plan(script, settings.base_url)  # every script error, before any browser starts
     done(f"{len(plan.steps)} steps, {len(plan.beats)} beats")
     work.mkdir(parents=True, exist_ok=True)
-    media.write_atomic(work / "plan.json", plan.to_json())
+    atomic_write(work / "plan.json", plan.to_json())
 
     done = _stage(progress, "narration")
     phrases = _narrator(settings).synthesize(plan.beats, progress)
@@ -89,9 +91,9 @@ def record_demo(script: str, out_dir: str, settings: Settings, progress: Progres
 
     done = _stage(progress, "video")
     timeline = build_video(recording, work)
-    media.write_atomic(work / "timeline.json", json.dumps(timeline, indent=1))
+    atomic_write(work / "timeline.json", json.dumps(timeline, indent=1))
     done(f"lead-in trimmed {timeline['trim']:.2f} s, {timeline['duration']:.1f} s of video")
-    media.write_atomic(work / "settings.json", json.dumps(
+    atomic_write(work / "settings.json", json.dumps(
         {"script": plan.script, "base_url": settings.base_url, "voice": settings.voice.public(),
          "cache_dir": settings.cache_dir}, indent=1))
     return _compose(out, timeline, phrases, settings, progress)
@@ -113,20 +115,35 @@ def build_video(recording: Recording, work: Path) -> dict:
         first_beat = recording.beats[0]["t"] if recording.beats else recording.end
         probe_end = min(first_beat + 0.5, recording.end)
         lead = work / "leadin.ffconcat"
-        media.write_atomic(lead, ffargs.ffconcat(frames, 0.0, max(probe_end, 0.1)))
+        atomic_write(lead, ffargs.ffconcat(frames, 0.0, max(probe_end, 0.1)))
         log = media.run(ffargs.detect_leadin_concat(str(lead), probe_end))
         lead = media.leadin_end(media.parse_intervals(log), cap=first_beat)
         trim = min(media.snap_to_frame(lead, [f.t for f in frames], ffargs.FPS), first_beat)
         if 0 < first_beat - trim < MIN_PREROLL:
             trim = first_beat  # open on the first beat rather than a blink of picture before it
         concat = work / "video.ffconcat"
-        media.write_atomic(concat, ffargs.ffconcat(frames, trim, recording.end))
+        atomic_write(concat, ffargs.ffconcat(frames, trim, recording.end))
         media.run(ffargs.encode_frames(str(concat), video, recording.end - trim))
     duration = media.probe_duration(video)
     beats = [{**b, "t": round(b["t"] - trim, 6), **({"called": round(b["called"] - trim, 6)} if "called" in b else {})}
              for b in recording.beats]
     return {"mode": recording.mode, "trim": round(trim, 6), "duration": duration, "beats": beats,
             "delays": recording.delays}
+
+
+def recompose_settings(out_dir: str, cache_dir: str | None = None, engine: str | None = None,
+                       **voice_changes) -> Settings | None:
+    """Settings to re-compose OUT_DIR with: the recorded voice, switched to ENGINE and with
+    VOICE_CHANGES (VoiceConfig fields) applied where they are not None; CACHE_DIR if given.
+    None when nothing changes, so compose_dir uses the recording's own settings."""
+    if not cache_dir and engine is None and all(v is None for v in voice_changes.values()):
+        return None
+    try:
+        saved = json.loads((Path(out_dir) / WORK / "settings.json").read_text())
+    except (OSError, ValueError):
+        raise ComposeError(f"{out_dir} holds no finished recording: run `demo record` first") from None
+    voice = choose_voice(engine, base=VoiceConfig(**saved["voice"]), **voice_changes)
+    return Settings(voice=voice, cache_dir=cache_dir)
 
 
 def compose_dir(out_dir: str, settings: Settings | None = None, script: str | None = None,
@@ -154,12 +171,12 @@ def compose_dir(out_dir: str, settings: Settings | None = None, script: str | No
                            "may change for a re-compose: run `demo record` again")
     say = {b.name: b.say for b in plan.beats}
     timeline["beats"] = [{**b, "say": say[b["name"]]} for b in timeline["beats"]]
-    media.write_atomic(work / "plan.json", plan.to_json())
+    atomic_write(work / "plan.json", plan.to_json())
     done("steps unchanged, narration re-read")
     done = _stage(progress, "narration")
     phrases = _narrator(settings).synthesize(plan.beats, progress)
     done(f"{sum(p.duration for p in phrases.values()):.1f} s of speech")
-    media.write_atomic(work / "timeline.json", json.dumps(timeline, indent=1))
+    atomic_write(work / "timeline.json", json.dumps(timeline, indent=1))
     return _compose(out, timeline, phrases, settings, progress)
 
 
@@ -196,14 +213,14 @@ def _compose(out: Path, timeline: dict, phrases: dict[str, Phrase], settings: Se
 
     done = _stage(progress, "mp4")
     chapters = outputs.chapters(beats, duration)
-    media.write_atomic(out / "chapters.txt", ffargs.ffmetadata("demo", chapters))
-    tmp = out / f".{VIDEO}.{os.getpid()}.tmp.mp4"
-    media.run(ffargs.mux(str(work / "video.mp4"), str(work / "mix.wav"), str(out / "chapters.txt"), str(tmp), duration))
-    os.replace(tmp, out / VIDEO)
+    atomic_write(out / "chapters.txt", ffargs.ffmetadata("demo", chapters))
+    with atomic_output(out / VIDEO, suffix=".mp4") as tmp:  # ffmpeg picks the format by extension
+        media.run(ffargs.mux(str(work / "video.mp4"), str(work / "mix.wav"), str(out / "chapters.txt"), str(tmp),
+                             duration))
     cues = outputs.cues(beats, durations)
-    media.write_atomic(out / "beats.json", outputs.beats_json(beats))
-    media.write_atomic(out / "demo.vtt", outputs.webvtt(cues))
-    media.write_atomic(out / "demo.srt", outputs.srt(cues))
+    atomic_write(out / "beats.json", outputs.beats_json(beats))
+    atomic_write(out / "demo.vtt", outputs.webvtt(cues))
+    atomic_write(out / "demo.srt", outputs.srt(cues))
     done(str(out / VIDEO))
 
     done = _stage(progress, "measure")
@@ -213,8 +230,8 @@ def _compose(out: Path, timeline: dict, phrases: dict[str, Phrase], settings: Se
     figures["delays"] = timeline.get("delays", [])
     figures["voice"] = settings.voice.public()
     write_thumbnails(str(out / VIDEO), beats, duration, out / "thumbs")
-    media.write_atomic(out / "figures.json", json.dumps(figures, indent=1))
-    media.write_atomic(out / "report.html", report.render(beats, durations, figures, VIDEO))
+    atomic_write(out / "figures.json", json.dumps(figures, indent=1))
+    atomic_write(out / "report.html", report.render(beats, durations, figures, VIDEO))
     s = figures["sync"]
     done(f"sync p95 {s['p95_ms']} ms, loudness {figures['loudness']['integrated']} LUFS, "
          f"true peak {figures['loudness']['true_peak']} dBTP, lead-in {figures['leadin_s']:.2f} s")
@@ -262,7 +279,6 @@ def measure(video: str, beats: list[dict], durations: dict[str, float] | None = 
 
 def write_thumbnails(video: str, beats: list[dict], duration: float, folder: Path) -> None:
     """thumbs/NNN.jpg: the picture just after each beat, all from one ffmpeg pass."""
-    import shutil
     import tempfile
 
     last = max(int(duration * ffargs.FPS) - 1, 0)
@@ -277,8 +293,7 @@ def write_thumbnails(video: str, beats: list[dict], duration: float, folder: Pat
         for i, n in enumerate(wanted):
             made = os.path.join(tmp, f"{distinct.index(n) + 1:04d}.jpg")
             if os.path.exists(made):
-                shutil.copyfile(made, folder / f".{i:03d}.jpg")
-                os.replace(folder / f".{i:03d}.jpg", folder / f"{i:03d}.jpg")
+                atomic_write(folder / f"{i:03d}.jpg", Path(made).read_bytes())
 
 
 def check_video(video: str, beats_path: str) -> dict:

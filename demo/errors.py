@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from plumbing.errors import NamedError
 
-class DemoError(Exception):
+
+class DemoError(NamedError):
     """Base for every failure the user can fix (exit code 1)."""
 
 

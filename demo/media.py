@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import array
 import math
-import os
 import wave
 import re
 import shutil
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 
 from demo import ffargs
 from demo.errors import FFmpegError, ToolMissing
@@ -41,17 +39,6 @@ def probe_duration(path: str) -> float:
     if proc.returncode != 0 or not proc.stdout.strip():
         raise FFmpegError(f"cannot read the duration of {path}: {proc.stderr.strip()[-200:]}")
     return float(proc.stdout.strip())
-
-
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a file whole or not at all (temp file in the same directory, then rename)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    if isinstance(data, str):
-        tmp.write_text(data, encoding="utf-8")
-    else:
-        tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 # --- parsers (pure) ---

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import wave
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -21,26 +21,12 @@ from demo import ffargs, media
 from demo.elevenlabs import DEFAULT_BASE_URL, ElevenLabsClient
 from demo.errors import VoiceError
 from demo.plan import Beat
+from demo.voice import ELEVENLABS_MODEL, VoiceConfig
+from plumbing.files import atomic_write, replace
 
 PHRASE_PEAK_DB = -3.0
 # Bump when the phrase processing changes, so cached files made the old way are not reused.
 PROCESSING_VERSION = 2
-
-
-@dataclass(frozen=True)
-class VoiceConfig:
-    engine: str = "espeak"  # "espeak" or "elevenlabs"
-    voice: str = "en-us"  # espeak voice name, or ElevenLabs voice id
-    model: str = ""  # ElevenLabs model id
-    speed: int = 165  # espeak words a minute
-    settings: dict = field(default_factory=dict)  # ElevenLabs voice_settings
-    seed: int | None = None
-    output_format: str = "mp3_44100_128"
-    concurrency: int = 2
-
-    def public(self) -> dict:
-        """What may be logged and stored (there is no secret in here by construction)."""
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -50,15 +36,6 @@ class Phrase:
     path: str
     duration: float
     gain_db: float  # brings the phrase's peak to PHRASE_PEAK_DB
-
-
-def default_voice(env: dict | None = None) -> VoiceConfig:
-    """ElevenLabs when a key is set, espeak-ng otherwise."""
-    env = os.environ if env is None else env
-    if env.get("ELEVENLABS_API_KEY"):
-        return VoiceConfig(engine="elevenlabs", voice=env.get("ELEVENLABS_VOICE_ID", "21m00Tcm4TlvDq8ikWAM"),
-                           model="eleven_multilingual_v2")
-    return VoiceConfig()
 
 
 def cache_key(text: str, voice: VoiceConfig, previous_text: str = "", next_text: str = "") -> str:
@@ -103,7 +80,7 @@ class Narrator:
             if not key:
                 raise VoiceError("ElevenLabs needs an API key: set ELEVENLABS_API_KEY (or use --voice-engine espeak)")
             self._client = ElevenLabsClient(
-                api_key=key, voice_id=voice.voice, model_id=voice.model or "eleven_multilingual_v2",
+                api_key=key, voice_id=voice.voice, model_id=voice.model or ELEVENLABS_MODEL,
                 output_format=voice.output_format, voice_settings=voice.settings or None, seed=voice.seed,
                 base_url=base_url or os.environ.get("ELEVENLABS_BASE_URL", DEFAULT_BASE_URL),
                 **(client_options or {}),
@@ -150,9 +127,9 @@ class Narrator:
             peak = media.segment_peaks_db(samples, rate, [(0.0, len(samples) / rate)])[0] if samples else float("-inf")
             if peak == float("-inf"):
                 raise VoiceError(f"the voice produced silence for {text!r}")
-            os.replace(trimmed, self.cache / f"{key}.wav")
+            replace(trimmed, self.cache / f"{key}.wav")
             # the note is written last: its presence means the phrase is complete
-            media.write_atomic(self.cache / f"{key}.json",
+            atomic_write(self.cache / f"{key}.json",
                                json.dumps({"peak_db": round(peak, 3), "duration": len(samples) / rate}))
 
     def _espeak(self, text: str, out: str) -> None:

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+from typing import Callable, TypeVar
 
-from demo.errors import DemoError
+from demo.errors import DemoError, SyncError
+
+T = TypeVar("T")
 
 
 def log_video(task_id: int, video: str, report: str | None = None, sync_p95_ms: float | None = None,
@@ -24,3 +27,19 @@ def log_video(task_id: int, video: str, report: str | None = None, sync_p95_ms: 
     except PmError as exc:
         raise DemoError(f"cannot log the video on task {task_id}: {exc}") from None
     return text
+
+
+def run_logged(job: Callable[[], T], task_id: int | None, note: Callable[[str], None]) -> T:
+    """JOB() (a record or a compose, returning a compose.Result); with TASK_ID, the video is
+    logged on the task afterwards and NOTE says so. When the sync misses, the video exists but
+    is not logged: NOTE says that and the SyncError goes on."""
+    try:
+        result = job()
+    except SyncError:
+        if task_id is not None:  # the video exists; the lead should still see where
+            note(f"not logged on task {task_id}: sync missed")
+        raise
+    if task_id is not None:
+        text = log_video(task_id, result.video, result.report, result.figures["sync"]["p95_ms"])
+        note(f"logged on task {task_id}: {text}")
+    return result

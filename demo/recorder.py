@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Callable
 
 from demo import browser as browser_mod
-from demo import ffargs, media
+from demo import ffargs
 from demo.stamps import SMALL, cursor_mask, first_change
 from demo.errors import RecordError
-from demo.media import write_atomic
 from demo.plan import Plan, Step
+from plumbing.files import atomic_write
 
 GAP = 0.35  # silence between one phrase's end and the next beat
 TAIL = 1.0  # picture held after the last phrase ends
@@ -78,7 +78,7 @@ class Recording:
     stills: list[dict] = field(default_factory=list)  # fallback: {"file", "t"}
 
     def save(self, path: Path) -> None:
-        write_atomic(path, json.dumps(asdict(self), indent=1))
+        atomic_write(path, json.dumps(asdict(self), indent=1))
 
     @classmethod
     def load(cls, path: Path) -> "Recording":
@@ -88,7 +88,7 @@ class Recording:
 def decode_small(paths: list[Path], tmp_dir: Path) -> list[bytes]:
     """Frames as small gray images (ffmpeg), in order."""
     listing = tmp_dir / ".refine.ffconcat"
-    media.write_atomic(listing, ffargs.ffconcat([ffargs.Frame(str(p), i * 0.04) for i, p in enumerate(paths)],
+    atomic_write(listing, ffargs.ffconcat([ffargs.Frame(str(p), i * 0.04) for i, p in enumerate(paths)],
                                                 0.0, len(paths) * 0.04))
     w, h = SMALL
     proc = subprocess.run(ffargs.gray_frames(str(listing), w, h), capture_output=True, timeout=60)

@@ -1,11 +1,15 @@
-"""`instances`: a live, private review URL per task branch. Thin click layer over instances.core."""
+"""`instances`: a live, private review URL per task branch. Thin click layer over
+instances.manager: it parses options, calls the manager and prints; named errors become
+one-line messages with exit code 1 (plumbing.cli.ToolGroup)."""
 import json
 import sys
 import time
 
 import click
 
-from instances.errors import ChecksFailed, InstancesError
+from instances.errors import ChecksFailed
+from instances.fmt import fmt_age, fmt_bytes
+from plumbing.cli import ToolGroup
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -15,20 +19,12 @@ def _progress(msg: str):
 
 
 def _manager(quiet: bool = False):
-    from instances.core import Instances
+    from instances.manager import Instances
 
     return Instances.from_cwd(progress=None if quiet else _progress)
 
 
-def _run(fn):
-    """Call FN, turning named errors into one-line messages with exit code 1."""
-    try:
-        return fn()
-    except InstancesError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-@click.group(context_settings=CONTEXT)
+@click.group(cls=ToolGroup, context_settings=CONTEXT)
 def main():
     """A live, private review URL for every task branch.
 
@@ -46,15 +42,13 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def up(target, name, no_checks, as_json):
     """Start an instance for TARGET (a pm task id or a branch) and print its URL last."""
-    mgr = _run(lambda: _manager(quiet=as_json))
+    mgr = _manager(quiet=as_json)
     try:
         result = mgr.up(target, name=name, run_checks=not no_checks)
     except ChecksFailed as exc:  # the instance is up: say what failed, still print the URL last
         click.echo(f"Error: {exc}", err=True)
         click.echo(json.dumps(exc.result) if as_json else exc.result["url"])
         sys.exit(1)
-    except InstancesError as exc:
-        raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -73,10 +67,10 @@ def down(name, all_):
     """Stop NAME's service and unroute it; the worktree stays."""
     if bool(name) == all_:
         raise click.UsageError("give an instance NAME or --all")
-    mgr = _run(_manager)
+    mgr = _manager()
     names = sorted(mgr.registry.instances()) if all_ else [name]
     for one in names:
-        result = _run(lambda: mgr.down(one))
+        result = mgr.down(one)
         click.echo(f"{result['name']} stopped" if result["was_running"] else f"{result['name']} was not running")
 
 
@@ -85,8 +79,8 @@ def down(name, all_):
 @click.option("--force", is_flag=True, help="Remove even with uncommitted or unmerged work (the branch is kept).")
 def rm(name, force):
     """Stop NAME and remove its worktree; refuses when it holds uncommitted or unmerged work."""
-    mgr = _run(_manager)
-    result = _run(lambda: mgr.rm(name, force=force))
+    mgr = _manager()
+    result = mgr.rm(name, force=force)
     click.echo(f"removed {result['removed']} (branch {result['branch_kept']} kept)")
 
 
@@ -95,29 +89,16 @@ def rm(name, force):
 @click.option("--no-checks", is_flag=True, help="Skip the sub-path checks through nginx.")
 def restart(name, no_checks):
     """Stop and start NAME's service again, then print its URL."""
-    mgr = _run(_manager)
-    try:
-        result = mgr.restart(name, run_checks=not no_checks)
-    except InstancesError as exc:
-        raise click.ClickException(str(exc)) from None
+    result = _manager().restart(name, run_checks=not no_checks)
     click.echo(result["url"])
-
-
-def _age(seconds):
-    if seconds is None:
-        return "-"
-    seconds = int(seconds)
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
 
 
 @main.command(name="ls")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array (see the README for its shape).")
 def ls_cmd(as_json):
     """List instances: state, port, URL, uptime, memory (PSS), commits ahead, last request."""
-    from instances.core import _fmt_bytes
-
-    mgr = _run(lambda: _manager(quiet=True))
-    items = _run(mgr.ls)
+    mgr = _manager(quiet=True)
+    items = mgr.ls()
     if as_json:
         click.echo(json.dumps(items))
         return
@@ -127,13 +108,13 @@ def ls_cmd(as_json):
     header = f"{'NAME':<20} {'STATE':<10} {'PORT':>5} {'UPTIME':>7} {'MEMORY':>10} {'AHEAD':>5}  {'LAST REQUEST':<25} URL"
     click.echo(header)
     for it in items:
-        mem = _fmt_bytes(it["memory_bytes"]) + ("!" if it["over_memory_limit"] else "")
-        click.echo(f"{it['name']:<20} {it['state']:<10} {it['port'] or '-':>5} {_age(it['uptime_seconds']):>7} "
+        mem = fmt_bytes(it["memory_bytes"]) + ("!" if it["over_memory_limit"] else "")
+        click.echo(f"{it['name']:<20} {it['state']:<10} {it['port'] or '-':>5} {fmt_age(it['uptime_seconds']):>7} "
                    f"{mem:>10} {it['ahead'] if it['ahead'] is not None else '-':>5}  {it['last_request'] or '-':<25} {it['url']}")
     adm = mgr.admission()
     if adm["budget"]:
-        click.echo(f"memory: {_fmt_bytes(adm['used'])} of {_fmt_bytes(adm['budget'])} budget; "
-                   f"about {adm['more_fit']} more fit at {_fmt_bytes(adm['estimate'])} each")
+        click.echo(f"memory: {fmt_bytes(adm['used'])} of {fmt_bytes(adm['budget'])} budget; "
+                   f"about {adm['more_fit']} more fit at {fmt_bytes(adm['estimate'])} each")
 
 
 @main.command()
@@ -144,8 +125,8 @@ def logs(name, follow, lines):
     """Print NAME's service log (stdout and stderr, and the setup command's output)."""
     from instances.procs import tail
 
-    mgr = _run(lambda: _manager(quiet=True))
-    rec = _run(lambda: mgr.resolve(name))
+    mgr = _manager(quiet=True)
+    rec = mgr.resolve(name)
     path = mgr.log_path(rec["name"])
     text = tail(path, lines)
     if text:
@@ -173,8 +154,8 @@ def open_cmd(name):
     import os
     import webbrowser
 
-    mgr = _run(lambda: _manager(quiet=True))
-    rec = _run(lambda: mgr.resolve(name))
+    mgr = _manager(quiet=True)
+    rec = mgr.resolve(name)
     url = mgr.url(rec["name"])
     click.echo(url)
     # Without a display webbrowser may start a console browser in this terminal: only print.
@@ -192,9 +173,9 @@ def doctor(restart_dead, as_json):
     """Reconcile after crashes: mark dead services stopped (PID-reuse safe) and kill their
     orphans, release leaked port leases, restart a dead nginx, drop orphaned nginx blocks,
     report orphaned worktrees; stop idle instances when idle_stop is set."""
-    mgr = _run(lambda: _manager(quiet=True))
+    mgr = _manager(quiet=True)
     t0 = time.monotonic()
-    actions = _run(lambda: mgr.doctor(restart_dead=restart_dead))
+    actions = mgr.doctor(restart_dead=restart_dead)
     if as_json:
         click.echo(json.dumps(actions))
         return
@@ -211,8 +192,8 @@ def approve(name, skip_checks):
     """Run the app's checks on NAME's worktree, merge its branch into main (even when main is
     checked out in another worktree), stop and remove the instance and its merged branch, and
     log it on the task."""
-    mgr = _run(_manager)
-    result = _run(lambda: mgr.approve(name, run_app_checks=not skip_checks))
+    mgr = _manager()
+    result = mgr.approve(name, run_app_checks=not skip_checks)
     how = "already merged" if result["already_merged"] else ("fast-forward" if result["fast_forward"] else "merge commit")
     click.echo(f"approved {result['branch']}: {result['main']} at {result['commit'][:10]} ({how}); instance {result['name']} removed")
 
@@ -221,8 +202,8 @@ def approve(name, skip_checks):
 @click.option("--json", "as_json", is_flag=True, help="Print {\"user\", \"password\"} as JSON.")
 def auth(as_json):
     """Print the user and password protecting the review URLs (basic auth)."""
-    mgr = _run(lambda: _manager(quiet=True))
-    creds = _run(mgr.credentials)
+    mgr = _manager(quiet=True)
+    creds = mgr.credentials()
     if creds is None:
         raise click.ClickException("review URLs are not protected ([nginx] auth = \"none\" in instances.toml)")
     click.echo(json.dumps({"user": creds[0], "password": creds[1]}) if as_json else f"user: {creds[0]}\npassword: {creds[1]}")
@@ -237,21 +218,21 @@ def nginx():
 @click.option("--reload", "force", is_flag=True, help="Reload (and verify) even when nothing changed.")
 def nginx_sync(force):
     """Start the private nginx if needed and make it route exactly the running instances."""
-    mgr = _run(lambda: _manager(quiet=True))
-    click.echo(_run(lambda: mgr.sync_nginx(force=force)))
+    mgr = _manager(quiet=True)
+    click.echo(mgr.sync_nginx(force=force))
 
 
 @nginx.command(name="stop")
 def nginx_stop():
     """Stop the private nginx (running services keep running; `instances nginx sync` routes them again)."""
-    mgr = _run(lambda: _manager(quiet=True))
+    mgr = _manager(quiet=True)
     click.echo("stopped" if mgr.stop_nginx() else "not running")
 
 
 @nginx.command(name="conf")
 def nginx_conf():
     """Print the include file that the registry renders to right now (nothing is applied)."""
-    mgr = _run(lambda: _manager(quiet=True))
+    mgr = _manager(quiet=True)
     data = mgr.registry.load()
     click.echo(mgr.render_include(data, data["generation"]), nl=False)
 

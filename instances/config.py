@@ -6,7 +6,8 @@ import shlex
 import tomllib
 from pathlib import Path
 
-from instances.errors import ConfigError
+from instances.errors import ConfigError, NameError_
+from instances.names import validate_branch
 
 FILE_NAME = "instances.toml"
 PROXY_MODES = ("strip", "passthrough")
@@ -117,6 +118,86 @@ def _path(value: str, key: str) -> str:
     return value
 
 
+def _command(data: dict) -> list[str]:
+    command = _argv(data.get("command"), "command")
+    if not command:
+        raise ConfigError("instances.toml: 'command' is required, e.g. command = \"flask run --port {port}\"")
+    if not any("{port}" in arg for arg in command):
+        raise ConfigError("instances.toml: 'command' must contain {port}, where the service is told its port")
+    return command
+
+
+def _one_of(value, allowed: tuple[str, ...], key: str) -> str:
+    if value not in allowed:
+        raise ConfigError(f"{key} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def _copy_list(value) -> tuple[str, ...]:
+    if not isinstance(value, list) or any(
+        not isinstance(p, str) or p.startswith("/") or ".." in Path(p).parts for p in value
+    ):
+        raise ConfigError("copy must be a list of paths relative to the repository root, without '..'")
+    return tuple(value)
+
+
+def _env_pairs(value) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict) or any(not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) for k in value):
+        raise ConfigError("env must be a table of NAME = \"value\" pairs")
+    return tuple((str(k), str(v)) for k, v in value.items())
+
+
+def _main_branch(value) -> str:
+    try:
+        return validate_branch(value)
+    except NameError_ as exc:
+        raise ConfigError(f"main_branch: {exc}") from None
+
+
+def _app_fields(data: dict) -> dict:
+    """The top-level keys of instances.toml as AppConfig fields."""
+    command = _command(data)
+    for key in ("health", "websocket"):
+        if data.get(key) is not None:
+            _path(str(data[key]).replace("{prefix}", "/x", 1), key)
+    return {
+        "command": tuple(command),
+        "health": data.get("health", "/"),
+        "setup": tuple(_argv(data.get("setup"), "setup")),
+        "checks": tuple(_argv(data.get("checks"), "checks")),
+        "copy": _copy_list(data.get("copy", [])),
+        "proxy": _one_of(data.get("proxy", "strip"), PROXY_MODES, "proxy"),
+        "websocket": data.get("websocket") or None,
+        "env": _env_pairs(data.get("env", {})),
+        "memory_limit": parse_size(data.get("memory_limit")),
+        "idle_stop": parse_duration(data.get("idle_stop")),
+        "startup_timeout": float(parse_duration(data.get("startup_timeout")) or 30.0),
+        "main_branch": _main_branch(data.get("main_branch", "main")),
+    }
+
+
+def _nginx_fields(nginx: dict, environ) -> dict:
+    """The [nginx] table as AppConfig fields; INSTANCES_LISTEN in ENVIRON overrides listen."""
+    mode = _one_of(nginx.get("mode", "private"), NGINX_MODES, "[nginx] mode")
+    auth = _one_of(nginx.get("auth", "basic"), AUTH_MODES, "[nginx] auth")
+    auth_user = nginx.get("auth_user", "review")
+    if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", str(auth_user)):
+        raise ConfigError("[nginx] auth_user must be 1-32 characters A-Z, a-z, 0-9, '_', '.', '-'")
+    include_dir = nginx.get("include_dir")
+    reload_command = _argv(nginx.get("reload"), "[nginx] reload")
+    if mode == "system" and (not include_dir or not reload_command):
+        raise ConfigError("[nginx] mode = \"system\" needs include_dir and reload (e.g. [\"nginx\", \"-s\", \"reload\"])")
+    return {
+        "nginx_mode": mode,
+        "listen": parse_listen(environ.get("INSTANCES_LISTEN") or nginx.get("listen", "127.0.0.1:8080")),
+        "auth": auth,
+        "auth_user": auth_user,
+        "include_dir": _path(include_dir, "[nginx] include_dir") if include_dir else None,
+        "reload_command": tuple(reload_command),
+        "test_command": tuple(_argv(nginx.get("test"), "[nginx] test")),
+    }
+
+
 def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
     """Validate a parsed instances.toml. INSTANCES_LISTEN in ENVIRON overrides [nginx] listen."""
     environ = os.environ if environ is None else environ
@@ -125,68 +206,9 @@ def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
     limits = data.get("limits", {})
     _check_keys(nginx, _NGINX_KEYS, "[nginx]")
     _check_keys(limits, _LIMIT_KEYS, "[limits]")
-    command = _argv(data.get("command"), "command")
-    if not command:
-        raise ConfigError("instances.toml: 'command' is required, e.g. command = \"flask run --port {port}\"")
-    if not any("{port}" in arg for arg in command):
-        raise ConfigError("instances.toml: 'command' must contain {port}, where the service is told its port")
-    proxy = data.get("proxy", "strip")
-    if proxy not in PROXY_MODES:
-        raise ConfigError(f"proxy must be one of {', '.join(PROXY_MODES)}, got {proxy!r}")
-    copy = data.get("copy", [])
-    if not isinstance(copy, list) or any(
-        not isinstance(p, str) or p.startswith("/") or ".." in Path(p).parts for p in copy
-    ):
-        raise ConfigError("copy must be a list of paths relative to the repository root, without '..'")
-    env = data.get("env", {})
-    if not isinstance(env, dict) or any(not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) for k in env):
-        raise ConfigError("env must be a table of NAME = \"value\" pairs")
-    mode = nginx.get("mode", "private")
-    if mode not in NGINX_MODES:
-        raise ConfigError(f"[nginx] mode must be one of {', '.join(NGINX_MODES)}, got {mode!r}")
-    auth = nginx.get("auth", "basic")
-    if auth not in AUTH_MODES:
-        raise ConfigError(f"[nginx] auth must be one of {', '.join(AUTH_MODES)}, got {auth!r}")
-    auth_user = nginx.get("auth_user", "review")
-    if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", str(auth_user)):
-        raise ConfigError("[nginx] auth_user must be 1-32 characters A-Z, a-z, 0-9, '_', '.', '-'")
-    include_dir = nginx.get("include_dir")
-    reload_command = _argv(nginx.get("reload"), "[nginx] reload")
-    if mode == "system" and (not include_dir or not reload_command):
-        raise ConfigError("[nginx] mode = \"system\" needs include_dir and reload (e.g. [\"nginx\", \"-s\", \"reload\"])")
-    for key in ("health", "websocket"):
-        if data.get(key) is not None:
-            _path(str(data[key]).replace("{prefix}", "/x", 1), key)
-    main_branch = data.get("main_branch", "main")
-    from instances.errors import NameError_
-    from instances.names import validate_branch
-
-    try:
-        validate_branch(main_branch)
-    except NameError_ as exc:
-        raise ConfigError(f"main_branch: {exc}") from None
-    return AppConfig(
-        command=tuple(command),
-        health=data.get("health", "/"),
-        setup=tuple(_argv(data.get("setup"), "setup")),
-        checks=tuple(_argv(data.get("checks"), "checks")),
-        copy=tuple(copy),
-        proxy=proxy,
-        websocket=data.get("websocket") or None,
-        env=tuple((str(k), str(v)) for k, v in env.items()),
-        memory_limit=parse_size(data.get("memory_limit")),
-        idle_stop=parse_duration(data.get("idle_stop")),
-        startup_timeout=float(parse_duration(data.get("startup_timeout")) or 30.0),
-        main_branch=main_branch,
-        nginx_mode=mode,
-        listen=parse_listen(environ.get("INSTANCES_LISTEN") or nginx.get("listen", "127.0.0.1:8080")),
-        auth=auth,
-        auth_user=auth_user,
-        include_dir=_path(include_dir, "[nginx] include_dir") if include_dir else None,
-        reload_command=tuple(reload_command),
-        test_command=tuple(_argv(nginx.get("test"), "[nginx] test")),
-        memory_budget=parse_size(limits.get("memory_budget")),
-    )
+    app = _app_fields(data)
+    return AppConfig(**app, **_nginx_fields(nginx, environ),
+                     memory_budget=parse_size(limits.get("memory_budget")))
 
 
 def load_config(repo_root: Path, environ: dict | None = None) -> AppConfig:

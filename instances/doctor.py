@@ -1,8 +1,8 @@
 """`instances doctor`: reconcile the registry with what really runs after crashes or reboots."""
+import time
 from pathlib import Path
 
 from instances import gitops, procs
-from instances.core import _now
 from instances.status import last_request
 
 
@@ -25,7 +25,7 @@ def _reconcile_records(data: dict, restart_dead: bool) -> tuple[list[str], list[
         if state == "running" and procs.find(rec.get("process")) is None:
             pid = (rec.get("process") or {}).get("pid")
             leftovers = procs.stop(rec.get("process"), timeout=1)  # orphans only, never a PID's new owner
-            _released(rec, died=_now())
+            _released(rec, died=time.time())
             actions.append(f"{name}: service (pid {pid}) was dead or its pid reused"
                            f"{', killed its leftover children' if leftovers else ''}; marked stopped")
             if restart_dead:
@@ -65,7 +65,7 @@ def _reconcile_nginx(mgr) -> list[str]:
 
 def _idle_for(mgr, name: str) -> float:
     rec = mgr.registry.get(name)
-    return _now() - max(rec.get("started") or 0, last_request(mgr, name) or 0)
+    return time.time() - max(rec.get("started") or 0, last_request(mgr, name) or 0)
 
 
 def reconcile(mgr, restart_dead: bool = False) -> list[str]:

@@ -1,7 +1,9 @@
 """Named failures of `instances`; the CLI turns each into a one-line message and exit code 1."""
+from plumbing import git as plumbing_git
+from plumbing.errors import NamedError
 
 
-class InstancesError(Exception):
+class InstancesError(NamedError):
     """Base class: a failure the user can fix; the message names the object and the fix."""
 
 
@@ -33,7 +35,7 @@ class NginxError(InstancesError):
     """nginx refused a configuration, failed to start, or a reload did not take effect."""
 
 
-class GitError(InstancesError):
+class GitError(InstancesError, plumbing_git.GitError):
     """A git command failed; the message carries git's own words."""
 
 

@@ -4,13 +4,15 @@ import subprocess
 from pathlib import Path
 
 from instances.errors import GitError, UnsafeToRemove
+from plumbing import git as plumbing_git
 
 
 def git(*args, cwd: Path, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
-    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, input=input)
-    if check and result.returncode != 0:
-        raise GitError(f"git {' '.join(args[:3])} failed in {cwd}: {(result.stderr or result.stdout).strip()}")
-    return result
+    """`git ARGS` in CWD through plumbing.git; a failure is instances' GitError (git's own words)."""
+    try:
+        return plumbing_git.run(cwd, *args, input=input, check=check)
+    except plumbing_git.GitError as exc:
+        raise GitError(str(exc)) from None
 
 
 def out(*args, cwd: Path) -> str:

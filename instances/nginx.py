@@ -20,7 +20,7 @@ from instances import probe
 from instances.errors import NginxError
 from instances.nginx_conf import GENERATION_PATH, INCLUDE_NAME
 from instances.procs import group_members, wait_gone
-from instances.registry import atomic_write
+from plumbing.files import atomic_write, replace
 
 NGINX_BIN = os.environ.get("INSTANCES_NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
 
@@ -150,14 +150,14 @@ class PrivateNginx:
             if probe_generation(probe_url) is not None:
                 return "unchanged"
         for name, text in texts.items():
-            atomic_write(self.candidate_dir / name, text, durable=False)
+            atomic_write(self.candidate_dir / name, text, mode=0o644, durable=False)
         self.test("conf.candidate/nginx.conf")
         had_live = all(p.exists() for p in live.values())
         for name, path in live.items():
             if path.exists():
                 shutil.copy2(path, self.good_dir / name)
         for name in names:
-            os.replace(self.candidate_dir / name, live[name])
+            replace(self.candidate_dir / name, live[name], durable=False)
         try:
             if master is None:
                 offset = self.error_log.stat().st_size if self.error_log.exists() else 0
@@ -219,8 +219,7 @@ class PrivateNginx:
         for name in ("nginx.conf", INCLUDE_NAME):
             good = self.good_dir / name
             if good.exists():
-                shutil.copy2(good, self.conf_dir / f".{name}.restore")
-                os.replace(self.conf_dir / f".{name}.restore", self.conf_dir / name)
+                atomic_write(self.conf_dir / name, good.read_bytes(), durable=False)
         master = self.master()
         if master is not None:
             before = self.workers()
@@ -263,7 +262,7 @@ class SystemNginx:
         old = path.read_text() if path.exists() else None
         if old == include_text:
             return "unchanged"
-        atomic_write(path, include_text)
+        atomic_write(path, include_text, mode=0o644)
         try:
             if self.test_command:
                 self._run(self.test_command, "nginx test")
@@ -273,7 +272,7 @@ class SystemNginx:
             if old is None:
                 path.unlink(missing_ok=True)
             else:
-                atomic_write(path, old)
+                atomic_write(path, old, mode=0o644)
             try:
                 _run(self.reload_command)
             except NginxError:

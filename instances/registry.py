@@ -1,76 +1,53 @@
-"""The registry: one JSON file listing every instance, changed only under an fcntl lock.
+"""The registry: one JSON file listing every instance, changed only under a file lock.
 
 Every change is read-modify-write inside ``Registry.transaction()``: the lock is taken, the file
-is read, the caller edits the dict, and the file is replaced atomically (temp file + rename), so
+is read, the caller edits the dict, and the file is replaced atomically (plumbing.files), so
 readers never see half a file and concurrent `instances up` never lease the same port.
+
+Locks (plumbing.lock: the kernel drops them when a holder dies, a waiter gives up after a
+bounded wait and names the holder):
+    registry  60 s   held for a read-modify-write; doctor may stop a few dead services inside
+    nginx    300 s   one config apply (nginx -t, reload, verification up to 15 s, rollback);
+                     many concurrent `up`s queue here one apply after another
+    git      120 s   `git worktree add/remove` on the app's repository
 """
 import contextlib
-import fcntl
 import json
-import os
-import socket
-import tempfile
+import sys
 from pathlib import Path
 
 from instances.errors import InstancesError
+from plumbing.files import atomic_write
+from plumbing.lock import locked
+from plumbing.ports import free_port, port_is_free
 
 VERSION = 1
+LOCK_TIMEOUTS = {"registry": 60.0, "nginx": 300.0, "git": 120.0}
+DEFAULT_LOCK_TIMEOUT = 120.0  # a purpose not listed above
+_LOCK_FIXES = {
+    "registry": "another `instances` command is changing the registry; wait for it, or stop that process if it hangs",
+    "nginx": "another `instances` command is applying an nginx configuration; wait for it, or stop that "
+             "process if it hangs, then run `instances nginx sync`",
+    "git": "another `instances` command is adding or removing a worktree; wait for it, or stop that process if it hangs",
+}
 
 
-def atomic_write(path: Path, text: str, mode: int = 0o644, durable: bool = True) -> None:
-    """Replace PATH with TEXT so readers see the old or the new file, never half of one.
-
-    DURABLE fsyncs before the rename; files that are regenerated from the registry anyway
-    (nginx candidates) skip it, which matters when the disk is busy."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-            fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-@contextlib.contextmanager
-def file_lock(path: Path):
-    """An exclusive fcntl lock on PATH, released on every exit path (and by the kernel on crash)."""
-    with open(path, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
-def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-        return True
-
-
-def _os_free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def _holder() -> str:
+    """Who takes a lock: the command line of this process, e.g. 'instances up 412'."""
+    words = [Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python", *sys.argv[1:3]]
+    return " ".join(w for w in words if w)
 
 
 class Registry:
-    """State under DIR: registry.json (instances), registry.lock, and per-purpose lock files."""
+    """State under DIR: registry.json (instances), registry.lock, and per-purpose lock files.
 
-    def __init__(self, state_dir: Path):
+    LOCK_TIMEOUTS maps a purpose ("registry", "nginx", "git") to its bounded wait in seconds."""
+
+    def __init__(self, state_dir: Path, lock_timeouts: dict[str, float] | None = None):
         self.dir = Path(state_dir)
         self.path = self.dir / "registry.json"
         self.lock_path = self.dir / "registry.lock"
+        self.lock_timeouts = {**LOCK_TIMEOUTS, **(lock_timeouts or {})}
 
     def ensure(self):
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -92,16 +69,19 @@ class Registry:
 
     @contextlib.contextmanager
     def transaction(self):
-        self.ensure()
-        with file_lock(self.lock_path):
+        with self.lock("registry"):
             data = self._read()
             yield data
-            atomic_write(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+            atomic_write(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n", mode=0o644)
 
     def lock(self, purpose: str):
-        """A named lock beside the registry (e.g. 'nginx' serialises config applies)."""
+        """A named lock beside the registry ('registry' guards registry.json, 'nginx'
+        serialises config applies, 'git' worktree changes), with a bounded wait."""
         self.ensure()
-        return file_lock(self.dir / f"{purpose}.lock")
+        path = self.lock_path if purpose == "registry" else self.dir / f"{purpose}.lock"
+        return locked(path, holder=_holder(), timeout=self.lock_timeouts.get(purpose, DEFAULT_LOCK_TIMEOUT),
+                      what=f"the instances {purpose} lock",
+                      fix=_LOCK_FIXES.get(purpose, "wait for the other `instances` command and try again"))
 
     def instances(self) -> dict:
         return self.load()["instances"]
@@ -117,7 +97,8 @@ def lease_port(data: dict, exclude: set[int] = frozenset(), attempts: int = 50) 
     """
     taken = {rec.get("port") for rec in data["instances"].values()} | set(exclude)
     for _ in range(attempts):
-        port = _os_free_port()
+        port = free_port()
         if port not in taken and port_is_free(port):
             return port
-    raise InstancesError("could not find a free port on 127.0.0.1 after 50 tries")
+    raise InstancesError(f"could not find a free port on 127.0.0.1 after {attempts} tries")
+

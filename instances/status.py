@@ -1,8 +1,9 @@
 """What `instances ls` shows: each instance's observed state, memory, age and git position."""
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from instances import gitops, probe, procs
-from instances.core import _iso, _now
+from instances.fmt import iso
 
 
 def last_request(mgr, name: str) -> float | None:
@@ -38,10 +39,10 @@ def instance_status(mgr, rec: dict) -> dict:
     return {
         "name": rec["name"], "task": rec.get("task"), "branch": rec["branch"], "port": rec.get("port"),
         "url": mgr.url(rec["name"]), "state": observed_state(mgr, rec, proc), "pid": proc.pid if proc else None,
-        "uptime_seconds": round(_now() - rec["started"], 1) if proc and rec.get("started") else None,
+        "uptime_seconds": round(time.time() - rec["started"], 1) if proc and rec.get("started") else None,
         "memory_bytes": mem, "over_memory_limit": bool(mem and limit and mem > limit),
         "ahead": gitops.ahead(mgr.root, mgr.config.main_branch, rec["branch"]),
-        "last_request": _iso(last_request(mgr, rec["name"])), "worktree": rec["worktree"],
+        "last_request": iso(last_request(mgr, rec["name"])), "worktree": rec["worktree"],
     }
 
 

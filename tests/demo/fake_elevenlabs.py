@@ -3,6 +3,10 @@
 It speaks the documented shapes: POST /v1/text-to-speech/{voice_id}?output_format=..., the
 `xi-api-key` header, JSON bodies; errors as {"detail": {"status", "message"}} and 422 as
 {"detail": [{"loc", "msg", "type"}]}. Tests queue what the next requests get.
+
+Nothing here depends on how fast the machine is: a "hang" request answers only when the fake
+closes (the client must time out), and with `gather = N` requests are held until N of them
+were in flight together once (so a test of concurrency sees it, however slow the threads start).
 """
 from __future__ import annotations
 
@@ -29,11 +33,14 @@ class FakeElevenLabs(LoopbackServer):
     def __init__(self, audio: bytes, latency: float = 0.05):
         self.audio = audio
         self.latency = latency
-        self.script: list[tuple] = []  # queued behaviours: ("error", code, body) or ("sleep", s)
+        self.script: list[tuple] = []  # queued behaviours: ("error", code, body) or ("hang",)
         self.requests: list[dict] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.gather = 0  # hold requests until this many were in flight at once
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.closing = threading.Event()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -51,15 +58,17 @@ class FakeElevenLabs(LoopbackServer):
     def handle(self, h: BaseHTTPRequestHandler) -> None:
         parts = urlsplit(h.path)
         body = h.rfile.read(int(h.headers.get("Content-Length", 0)))
-        with self.lock:
+        with self.changed:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             self.requests.append({"path": parts.path, "query": parse_qs(parts.query),
                                   "key": h.headers.get("xi-api-key"), "json": json.loads(body or b"{}")})
             behaviour = self.script.pop(0) if self.script else ("ok",)
+            self.changed.notify_all()
+            self.changed.wait_for(lambda: self.max_in_flight >= self.gather, timeout=60)
         try:
-            if behaviour[0] == "sleep":
-                time.sleep(behaviour[1])
+            if behaviour[0] == "hang":
+                self.closing.wait(timeout=60)  # until the test is over: the client has given up
                 behaviour = ("ok",)
             time.sleep(self.latency)
             if not parts.path.startswith("/v1/text-to-speech/"):
@@ -75,6 +84,10 @@ class FakeElevenLabs(LoopbackServer):
         finally:
             with self.lock:
                 self.in_flight -= 1
+
+    def __exit__(self, *exc):
+        self.closing.set()
+        super().__exit__(*exc)
 
     @staticmethod
     def _send(h, code, data, ctype):

@@ -5,7 +5,8 @@ import pytest
 
 from demo import media
 from demo.compose import mix_audio
-from demo.narration import Narrator, VoiceConfig, cache_key
+from demo.narration import Narrator, cache_key
+from demo.voice import VoiceConfig
 from demo.plan import Beat
 
 BEATS = [Beat("one", "Welcome to the demo, short and sweet.", 1, 0),

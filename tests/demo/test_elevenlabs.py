@@ -3,7 +3,8 @@ import pytest
 
 from demo.elevenlabs import ElevenLabsClient
 from demo.errors import VoiceError
-from demo.narration import Narrator, VoiceConfig
+from demo.narration import Narrator
+from demo.voice import VoiceConfig
 from demo.plan import Beat
 from tests.demo.fake_elevenlabs import FakeElevenLabs, detail, tone_wav
 
@@ -88,16 +89,16 @@ def test_server_errors_are_retried_then_given_up(fake, audio):
 
 
 def test_timeouts_are_retried_then_reported(fake, audio):
-    fake.queue(("sleep", 1.0))
+    fake.queue(("hang",))
     assert client(fake, timeout=0.3).synthesize("x") == audio
-    fake.queue(*[("sleep", 1.0)] * 2)
+    fake.queue(*[("hang",)] * 2)
     with pytest.raises(VoiceError) as info:
         client(fake, timeout=0.3, retries=1).synthesize("y")
     assert "did not answer within 0.3 s (2 tries)" in str(info.value)
 
 
 def test_narrator_honours_concurrency_and_caches(fake, tmp_path):
-    fake.latency = 0.2
+    fake.gather = 2  # the first requests wait for each other, so both workers are seen in flight
     voice = VoiceConfig(engine="elevenlabs", voice="voice123", model="eleven_turbo_v2_5", concurrency=2, seed=3)
     beats = [Beat(f"b{i}", f"Phrase number {i}.", i, i) for i in range(5)]
     logged = []

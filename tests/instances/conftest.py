@@ -1,31 +1,23 @@
 """Fixtures for the instances tests: a real git repo holding the Flask fixture app, and an
 Instances manager whose private nginx listens on a free port; both cleaned up after each test."""
-import os
 import shutil
-import socket
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from instances import procs
 from instances.config import load_config
-from instances.core import Instances
+from instances.manager import Instances
+from plumbing import git as plumbing_git
+from plumbing.ports import free_port
 
 FIXTURE_APP = Path(__file__).parent / "fixtures" / "flaskapp"
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def git(cwd, *args) -> str:
-    env = {**os.environ, **GIT_ENV}
-    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+    return plumbing_git.out(cwd, *args, env=GIT_ENV)
 
 
 def commit_file(cwd, rel, text, message="change"):

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 LEASER = """
@@ -76,3 +77,37 @@ def _services_under(root) -> list:
         except psutil.Error:
             continue
     return found
+
+
+HOLDER = """
+import sys, time
+from instances.registry import Registry
+with Registry(sys.argv[1]).transaction():
+    print("held", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_held_registry_lock_times_out_naming_the_holder_and_a_kill_frees_it(tmp_path):
+    from instances.registry import LOCK_TIMEOUTS, Registry
+    from plumbing.lock import LockTimeout
+
+    assert LOCK_TIMEOUTS == {"registry": 60.0, "nginx": 300.0, "git": 120.0}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "state")], env=env,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        impatient = Registry(tmp_path / "state", lock_timeouts={"registry": 0.2})
+        with pytest.raises(LockTimeout) as err:
+            with impatient.transaction():
+                pass
+        message = str(err.value)
+        assert "the instances registry lock" in message and "still held after 0.2s" in message
+        assert f"pid {holder.pid} " in message and "stop that process if it hangs" in message
+    finally:
+        holder.kill()
+        holder.wait()
+    with Registry(tmp_path / "state", lock_timeouts={"registry": 5}).transaction() as data:
+        data["instances"]["after"] = {"name": "after"}  # the kernel dropped the dead holder's lock
+    assert "after" in json.loads((tmp_path / "state" / "registry.json").read_text())["instances"]

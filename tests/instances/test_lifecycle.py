@@ -187,14 +187,15 @@ def test_setup_runs_once_in_the_new_worktree_and_failures_show_its_output(mgr, a
 
 
 def test_idle_instances_are_stopped_by_doctor(mgr, app_repo):
-    import time
-
     from instances.config import load_config
+    from instances.status import last_request
 
     write_toml(app_repo, mgr.config.listen[1], extra_top='idle_stop = "1s"')
     mgr.config = load_config(app_repo, environ={})
     mgr.up("feature/idle", run_checks=False)
-    time.sleep(1.2)
+    # idle since it started, with no request since: start it 5 s in the past instead of sleeping
+    mgr.mark("feature-idle", started=mgr.registry.get("feature-idle")["started"] - 5)
+    assert last_request(mgr, "feature-idle") is None
     actions = mgr.doctor()
     assert any("feature-idle: stopped after 1s without requests" in a for a in actions)
     assert mgr.ls()[0]["state"] == "stopped"
@@ -275,7 +276,7 @@ def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_rep
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    import instances.core
+    import instances.manager
 
     class Stranger(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -293,7 +294,7 @@ def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_rep
         servers.append(server)
         return server.server_address[1]
 
-    monkeypatch.setattr(instances.core, "lease_port", lease_then_squat)
+    monkeypatch.setattr(instances.manager, "lease_port", lease_then_squat)
     text = (app_repo / "instances.toml").read_text().replace('"{python} app.py {port}"',
                                                              "\"{python} -c 'import time; time.sleep(30)' {port}\"")
     (app_repo / "instances.toml").write_text(text)

@@ -3,7 +3,6 @@ import os
 import signal
 import socket
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
@@ -13,7 +12,8 @@ import pytest
 from instances.errors import NginxError
 from instances.nginx import PrivateNginx, probe_generation
 from instances.nginx_conf import Route, render_locations, render_main_conf
-from tests.instances.conftest import free_port
+from instances.procs import wait_gone
+from plumbing.ports import free_port
 
 
 class _Hello(BaseHTTPRequestHandler):
@@ -101,9 +101,7 @@ def test_kill_9_master_leaves_workers_that_are_cleaned_up(nginx, backend):
     master = nginx.master()
     workers = [psutil.Process(pid) for pid in nginx.workers()]
     os.kill(master.pid, signal.SIGKILL)
-    deadline = time.monotonic() + 5
-    while nginx.master() is not None and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_gone([master], 60)
     assert nginx.master() is None
     # orphaned workers still hold the port; they are found through the process group and our prefix
     assert {p.pid for p in nginx.leftovers()} == {w.pid for w in workers if w.is_running()}

@@ -1,34 +1,28 @@
 """System-nginx mode: instances only writes the include file into a directory another nginx
 includes, and runs that nginx's test and reload commands. The 'system' nginx here is a real nginx
-the test starts with its own configuration."""
-import os
-import subprocess
-
+the test starts (tests/support/nginx.py), serving a site of its own at /own/."""
 import httpx
 import pytest
 
 from instances.errors import NginxError
 from instances.nginx import SystemNginx, probe_generation
-from tests.instances.conftest import free_port, write_toml
+from plumbing.wsgi import ServerThread
+from tests.instances.conftest import write_toml
+from tests.support.nginx import nginx_server
+
+
+def _site(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "11")])
+    return [b"system site"]
 
 
 @pytest.fixture
 def system_nginx(tmp_path):
-    """A stand-in for the distribution's nginx: its own prefix, a server that includes DIR/*.conf."""
-    prefix, include_dir, port = tmp_path / "sys", tmp_path / "sys" / "instances.d", free_port()
-    for sub in ("conf", "logs", "tmp", "instances.d"):
-        (prefix / sub).mkdir(parents=True)
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    (prefix / "conf" / "nginx.conf").write_text(
-        f"{user}pid {prefix}/nginx.pid;\nerror_log {prefix}/logs/error.log;\nevents {{}}\n"
-        f"http {{ client_body_temp_path {prefix}/tmp/cb; proxy_temp_path {prefix}/tmp/p; fastcgi_temp_path {prefix}/tmp/f;\n"
-        f"  uwsgi_temp_path {prefix}/tmp/u; scgi_temp_path {prefix}/tmp/s; access_log off;\n"
-        f"  server {{ listen 127.0.0.1:{port}; location = /own {{ return 200 'system site'; }}\n"
-        f"    include {include_dir}/*.conf; }} }}\n")
-    base = ["nginx", "-p", f"{prefix}/", "-c", "conf/nginx.conf", "-e", "logs/error.log"]
-    subprocess.run(base, check=True)
-    yield {"dir": include_dir, "port": port, "reload": [*base, "-s", "reload"], "test": [*base, "-t", "-q"]}
-    subprocess.run([*base, "-s", "stop"], check=False)
+    """A stand-in for the distribution's nginx: its own site, and a server that includes DIR/*.conf."""
+    with ServerThread(_site) as site, \
+            nginx_server(tmp_path / "sys", {"/own/": site.port}, generation_probe=False) as server:
+        yield {"dir": server.locations_dir, "port": server.port, "reload": [*server.argv, "-s", "reload"],
+               "test": [*server.argv, "-t", "-q"]}
 
 
 def test_up_through_a_system_nginx_include(app_repo, make_mgr, system_nginx):
@@ -43,7 +37,7 @@ def test_up_through_a_system_nginx_include(app_repo, make_mgr, system_nginx):
     include = (system_nginx["dir"] / "instances.conf").read_text()
     assert "location /feature-sys/ {" in include and "access_log /" not in include
     base = f"http://127.0.0.1:{system_nginx['port']}"
-    assert httpx.get(base + "/own", trust_env=False).text == "system site"  # the host's own site is untouched
+    assert httpx.get(base + "/own", trust_env=False, follow_redirects=True).text == "system site"  # the host's own site is untouched
     mgr.down("feature-sys")
     assert "location /feature-sys/" not in (system_nginx["dir"] / "instances.conf").read_text()
     assert not (mgr.nginx_prefix / "run" / "nginx.pid").exists()  # no private nginx was started

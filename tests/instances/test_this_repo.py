@@ -3,7 +3,7 @@ import subprocess
 from pathlib import Path
 
 from instances.config import load_config
-from tests.instances.conftest import free_port
+from plumbing.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -11,6 +11,8 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_arcade_comes_up_under_its_prefix(tmp_path, make_mgr, monkeypatch):
     clone = tmp_path / "soloshop"
     subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
+    # HEAD is the clone's main branch (a worktree of this repository may be on another branch)
+    subprocess.run(["git", "checkout", "-q", "-B", "main"], cwd=clone, check=True)
     monkeypatch.setenv("INSTANCES_LISTEN", f"127.0.0.1:{free_port()}")  # not the real 8080
     mgr = make_mgr(clone)
     mgr.config = load_config(clone)

@@ -1,27 +1,31 @@
 """The instance lifecycle: up, down, rm, restart, ls, doctor, approve.
 
-``Instances`` ties the parts together (registry, git, processes, nginx, checks, pm) and reports
+``Instances`` orchestrates the parts (registry, git, processes, nginx, checks, pm) and reports
 progress through a callback; it raises the named errors from ``instances.errors`` and never
 prints or exits itself.
 """
 import os
 import secrets
 import shutil
+import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
-
 
 from instances import checks as subpath
 from instances import gitops, pm_link, probe, procs
+from instances.approve import approve as approve_instance
 from instances.config import AppConfig, fill, load_config, service_argv
+from instances.doctor import reconcile
 from instances.errors import AlreadyExists, BudgetExceeded, ChecksFailed, NginxError, NotFound, StartFailed
+from instances.fmt import fmt_bytes
 from instances.names import (instance_name_for_branch, task_branch, task_id_of_branch,
                              task_instance_name, validate_branch, validate_name)
-from instances.nginx import PrivateNginx, SystemNginx
+from instances.nginx import PrivateNginx, SystemNginx, probe_generation
 from instances.nginx_conf import Route, htpasswd_line, render_locations, render_main_conf
-from instances.registry import Registry, atomic_write, lease_port
+from instances.registry import Registry, lease_port
+from instances.status import list_status
+from plumbing.files import atomic_write
 
 DEFAULT_INSTANCE_MEMORY = 128 * 1024**2  # admission estimate before any instance was measured
 
@@ -31,23 +35,6 @@ def default_state_dir(root: Path, environ=os.environ) -> Path:
     if environ.get("INSTANCES_HOME"):
         return Path(environ["INSTANCES_HOME"]).expanduser().resolve()
     return gitops.common_dir(root) / "instances"
-
-
-def _now() -> float:
-    return time.time()
-
-
-def _iso(ts: float | None) -> str | None:
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="seconds") if ts else None
-
-
-def _fmt_bytes(n: int | None) -> str:
-    if n is None:
-        return "-"
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
 
 
 class Instances:
@@ -187,8 +174,8 @@ class Instances:
         adm = self.admission(data)
         if adm["more_fit"] is not None and adm["more_fit"] < 1:
             raise BudgetExceeded(
-                f"memory budget {_fmt_bytes(adm['budget'])} would be exceeded: {_fmt_bytes(adm['used'])} in use by "
-                f"{adm['running']} instance(s), about {_fmt_bytes(adm['estimate'])} each; 0 more fit. "
+                f"memory budget {fmt_bytes(adm['budget'])} would be exceeded: {fmt_bytes(adm['used'])} in use by "
+                f"{adm['running']} instance(s), about {fmt_bytes(adm['estimate'])} each; 0 more fit. "
                 "Stop one with `instances down NAME` or raise [limits] memory_budget in instances.toml")
         return adm
 
@@ -235,7 +222,7 @@ class Instances:
                 data["instances"][name] = {
                     **(other or {}), "name": name, "branch": branch, "task": task, "port": port,
                     "state": "starting", "owner_pid": me["pid"], "owner_time": me["create_time"],
-                    "worktree": str(self.worktree(name)), "created": (other or {}).get("created", _now()),
+                    "worktree": str(self.worktree(name)), "created": (other or {}).get("created", time.time()),
                 }
         if already:
             self.progress(f"{name} is already running")
@@ -296,8 +283,6 @@ class Instances:
                 self._setup(name, path)
 
     def _setup(self, name: str, path: Path):
-        import subprocess
-
         argv = fill(self.config.setup, self.python)
         self.progress(f"setup: {' '.join(argv)}")
         log = self.log_path(name)
@@ -329,7 +314,7 @@ class Instances:
         self.mark(name, process=identity)
         self._wait_healthy(name, identity, port, t0, log, offset)
         self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
-        self.mark(name, state="running", started=_now(), owner_pid=None, owner_time=None)
+        self.mark(name, state="running", started=time.time(), owner_pid=None, owner_time=None)
 
     def _wait_healthy(self, name, identity, port, t0, log, offset):
         """Poll the health path (backing off from 20 ms to 250 ms) until it answers < 400."""
@@ -368,7 +353,7 @@ class Instances:
     def down(self, target: str) -> dict:
         rec = self.resolve(target)
         stopped = procs.stop(rec.get("process"))
-        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=_now())
+        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=time.time())
         self.sync_nginx()
         return {"name": rec["name"], "was_running": stopped}
 
@@ -394,25 +379,17 @@ class Instances:
 
     # -- ls, doctor, approve (instances/status.py, doctor.py, approve.py) ----------------------
     def ls(self) -> list[dict]:
-        from instances.status import list_status
-
         return list_status(self)
 
     def doctor(self, restart_dead: bool = False) -> list[str]:
         """Reconcile the registry, processes, worktrees and nginx after crashes. Returns what it did."""
-        from instances.doctor import reconcile
-
         return reconcile(self, restart_dead)
 
     def approve(self, target: str, run_app_checks: bool = True) -> dict:
-        from instances.approve import approve
-
-        return approve(self, target, run_app_checks)
+        return approve_instance(self, target, run_app_checks)
 
 
 def subpath_probe_ok(base_url: str, generation: int) -> bool:
-    from instances.nginx import probe_generation
-
     return probe_generation(base_url) == generation
 
 
