@@ -7,8 +7,8 @@ plan checks collect every problem; all are reported together, each with its line
 from __future__ import annotations
 
 import ast
+import inspect
 import re
-import sys
 import traceback
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -105,7 +105,7 @@ class DryDirector:
 
     # --- recording helpers ---
     def _line(self) -> int:
-        frame = sys._getframe(1)
+        frame = inspect.currentframe()
         while frame is not None:
             if frame.f_code.co_filename == self._path:
                 return frame.f_lineno
