@@ -1,4 +1,4 @@
-"""`engines`: the game engines' command line (GTP adapters, benchmarks, the arcade server).
+"""`engines`: the game engines' command line (GTP adapters, benchmarks, matches, the arcade server).
 
 Each command imports its implementation lazily (inside the command, or through the group's
 `lazy=` table) so that `engines --help` stays fast and one game's build problem cannot break

@@ -84,7 +84,8 @@ def test_usage_errors_exit_2(tmp_path, args):
 
 
 def test_the_move_limit_ends_a_game_and_the_referee_still_counts(tmp_path):
-    proc = run_match(tmp_path, "--games", "1", "--level", "1", "--max-moves", "6",
+    # --seconds 0: no time limit, so no forfeit for a slow move on a busy machine either.
+    proc = run_match(tmp_path, "--games", "1", "--level", "1", "--max-moves", "6", "--seconds", "0",
                      "--engine", FAST_GNUGO, "--referee-level", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)  # --json: the summary alone on stdout, progress on stderr
