@@ -20,7 +20,7 @@ def elo_difference(score: float) -> float | None:
     None at 0 and 1, where the logistic model puts it at infinity."""
     if not 0.0 < score < 1.0:
         return None
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0" at an even score
 
 
 def elo_interval(wins: float, games: int, z: float = 1.96) -> dict:

@@ -1,5 +1,6 @@
 """The match runner (engines.match, `engines match go`): pure parts, and a short real match of
 GNU Go vs GNU Go."""
+import io
 import json
 import subprocess
 import sys
@@ -9,7 +10,9 @@ import pytest
 
 from engines.go import sgf
 from engines.match.commands import build_argv
-from engines.match.results import format_elo
+from engines.match.results import GameResult, format_elo, format_summary
+from engines.match import runner
+from engines.match.runner import MatchStopped, Schedule
 from engines.match.stats import elo_difference, elo_interval, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -100,3 +103,46 @@ def test_the_old_bench_entry_point_runs_the_same_command(tmp_path):
                            str(tmp_path), "--games", "1", "--engine", "/nonexistent/engine gtp"],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 1 and "the match stopped" in proc.stderr
+
+
+class CoinAdapter:
+    """A game adapter with no engines: the candidate wins the games it moves first in; game
+    FAIL_AT raises a fatal error. The runner's seam, exercised without GNU Go."""
+
+    fatal = (OSError,)
+    limit = None
+
+    def __init__(self, fail_at=None):
+        self.fail_at = fail_at
+
+    def play_game(self, index, seed, candidate_first, stop):
+        if index == self.fail_at:
+            raise OSError("the coin rolled away")
+        return GameResult(index, seed, "b" if candidate_first else "w", "B+1", "b",
+                          float(candidate_first), "heads", "passes", 1, [0.01], [0.02])
+
+    def conditions(self):
+        return {"candidate": "heads", "opponent": "tails", "candidate_cmd": "-",
+                "opponent_cmd": "-"}
+
+    def describe(self, c):
+        return f"a coin, seeds {c['seeds']}, {c['jobs']} game(s) at a time"
+
+
+def test_the_runner_alternates_colours_seeds_games_and_writes_the_results(tmp_path):
+    log = io.StringIO()
+    outcome = runner.run_match(CoinAdapter(), Schedule(games=4, base_seed=10, jobs=2), tmp_path, log=log)
+    assert outcome.complete and [r.seed for r in outcome.results] == [10, 11, 12, 13]
+    assert [r.candidate_color for r in outcome.results] == ["b", "w", "b", "w"]
+    assert outcome.summary["wins"] == 2 and outcome.summary["conditions"]["seeds"] == "10..13"
+    assert len(log.getvalue().splitlines()) == 4
+    saved = json.loads(outcome.path.read_text())
+    assert saved["summary"]["games"] == 4 and len(saved["games"]) == 4
+    text = format_summary(outcome.summary, CoinAdapter().describe)
+    assert "heads vs tails: 2/4 = 50.0%" in text and "Elo +0 [" in text
+    assert "conditions: a coin, seeds 10..13, 2 game(s) at a time" in text
+
+
+def test_a_fatal_error_of_the_adapter_stops_the_match_with_its_message(tmp_path):
+    with pytest.raises(MatchStopped, match="the match stopped: the coin rolled away"):
+        runner.run_match(CoinAdapter(fail_at=0), Schedule(games=3), tmp_path, log=io.StringIO())
