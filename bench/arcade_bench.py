@@ -29,8 +29,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.web import DEFAULT_CONFIG  # noqa: E402
-from engines.web.serve import serving_in_thread  # noqa: E402
-from tests.support.browser import launch_chromium  # noqa: E402
+from engines.web.serve import arcade_thread  # noqa: E402
+from plumbing import chromium  # noqa: E402
 
 
 def conditions() -> str:
@@ -106,7 +106,7 @@ def bench_paint(url: str, reloads: int) -> None:
               ".map(e => [e.name, e.startTime]))")
     results = {}
     with sync_playwright() as pw:
-        browser = launch_chromium(pw)
+        browser = chromium.launch(pw)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         for name, path in (("landing /", "/"), ("Go page /go", "/go")):
             page.goto(url + path)  # warm: the server and the browser's cache
@@ -162,7 +162,8 @@ def main() -> int:
     args = parser.parse_args()
     print(conditions())
     records = sample_positions(args.positions)
-    with serving_in_thread(threads=max(8, args.concurrent)) as url:
+    with arcade_thread(threads=max(8, args.concurrent)) as server:
+        url = server.url
         print(f"server: waitress on {url}, {max(8, args.concurrent)} threads")
         bench_reply(url, records)
         bench_paint(url, args.paints)

@@ -1,12 +1,16 @@
-"""`engines`: the game engines' command line (GTP adapters, benchmarks, the arcade server).
+"""`engines`: the game engines' command line (GTP adapters, benchmarks, matches, the arcade server).
 
-Each command imports its implementation lazily so that `engines --help` stays fast and one
-game's build problem cannot break another game's command.
+Each command imports its implementation lazily (inside the command, or through the group's
+`lazy=` table) so that `engines --help` stays fast and one game's build problem cannot break
+another game's command. Named errors (plumbing.errors.NamedError) print as one line, exit 1.
 """
 import click
 
+from plumbing.cli import ToolGroup
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=ToolGroup, lazy={"match": "engines.match.cli:match"},
+             context_settings={"help_option_names": ["-h", "--help"]})
 def main():
     """Compiled board-game engines and the web arcade that serves them."""
 

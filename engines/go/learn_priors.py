@@ -26,11 +26,22 @@ import numpy as np
 
 from engines.go import sgf
 from engines.go._core import ffi, lib
+from plumbing.cli import named_errors
+from plumbing.errors import NamedError
+from plumbing.files import atomic_write
 
 GROUPS = 9          # GO_CLASS_GROUPS in internal.h
 VALUES = 5          # GO_CLASS_VALUES
 GROUP_NAMES = ["capture", "escape", "self-atari", "atari", "two-liberty mark", "own eye",
                "distance to last move", "distance to the move before", "line"]
+
+
+class NoSamples(NamedError):
+    """No move of the player to learn from was found in the game records."""
+
+
+def _warn(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 @dataclass
@@ -50,8 +61,10 @@ def sgf_files(paths) -> list[Path]:
     return out
 
 
-def extract(files, player: str) -> Samples:
-    """Replay each game; at every move of `player` (matched against PB/PW), list all legal moves."""
+def extract(files, player: str, warn=_warn) -> Samples:
+    """Replay each game; at every move of `player` (matched against PB/PW), list all legal moves.
+
+    An unreadable file is skipped with a line to WARN; no move at all is NoSamples."""
     keys, classes, pos, chosen, games = [], [], [], [], []
     xy = ffi.new("int[]", 2 * 361)
     kbuf = ffi.new("uint32_t[]", 361)
@@ -62,7 +75,7 @@ def extract(files, player: str) -> Samples:
         try:
             rec = sgf.load(path)
         except (OSError, ValueError) as exc:
-            click.echo(f"skipping {path}: {exc}", err=True)
+            warn(f"skipping {path}: {exc}")
             continue
         teacher = {c for c, name in (("b", rec.black), ("w", rec.white)) if player.lower() in name.lower()}
         if not teacher or rec.setup_black or rec.setup_white:
@@ -86,7 +99,7 @@ def extract(files, player: str) -> Samples:
             if lib.go_game_play(game, c, x, y, cap, ncap) != 0:
                 break   # an illegal move in the record: keep what came before it
     if not npos:
-        raise click.ClickException(f"no moves of a player matching {player!r} in {len(files)} file(s)")
+        raise NoSamples(f"no moves of a player matching {player!r} in {len(files)} file(s)")
     return Samples(np.concatenate(keys), np.concatenate(classes), np.concatenate(pos),
                    np.concatenate(chosen), np.concatenate(games))
 
@@ -110,7 +123,9 @@ def feature_matrix(s: Samples, shape_keys: np.ndarray) -> np.ndarray:
     return np.stack(cols, axis=1)
 
 
-def fit(s: Samples, min_count: int, iterations: int, echo=click.echo) -> Model:
+def fit(s: Samples, min_count: int, iterations: int, echo=None) -> Model:
+    """Fit the gammas by minorization-maximization; ECHO (if given) gets the log-likelihood
+    every five iterations."""
     keys, counts = np.unique(s.keys[s.chosen], return_counts=True)
     shape_keys = keys[counts >= min_count].astype(np.uint32)
     feats = feature_matrix(s, shape_keys)
@@ -178,9 +193,7 @@ def write_header(m: Model, path: Path, source: str) -> None:
         row = m.class_gamma[g] / m.class_gamma[g][0]
         lines.append("    {" + ", ".join(_cfloat(v) for v in row) + f"}}, /* {GROUP_NAMES[g]} */")
     lines.append("};")
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(_wrap(lines)) + "\n")
-    tmp.replace(path)
+    atomic_write(path, "\n".join(_wrap(lines)) + "\n")
 
 
 def _cfloat(v: float) -> str:
@@ -208,14 +221,15 @@ def _wrap(lines, width=100):
 def main(paths, player, min_count, iterations, holdout, out):
     """Fit move-prior gammas to the moves PLAYER chose in the SGF files under PATHS."""
     files = sgf_files(paths)
-    s = extract(files, player)
+    with named_errors():
+        s = extract(files, player, warn=lambda text: click.echo(text, err=True))
     ngames = int(s.games.max()) + 1
     test_games = np.arange(ngames)[np.random.default_rng(0).random(ngames) < holdout]
     is_test = np.isin(s.games, test_games)
     train, test = subset(s, ~is_test), subset(s, is_test)
     click.echo(f"{len(files)} files, {int(s.pos.max()) + 1} positions of {player!r} "
                f"({int(train.pos.max()) + 1} to train, {int(test.pos.max()) + 1 if is_test.any() else 0} held out)")
-    m = fit(train, min_count, iterations)
+    m = fit(train, min_count, iterations, echo=click.echo)
     if is_test.any():
         top1, top5 = accuracy(test, m)
         click.echo(f"held out: the chosen move ranks first {top1:.1%}, in the top 5 {top5:.1%}")

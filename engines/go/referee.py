@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from engines.go.coords import from_gtp, to_gtp
 from engines.go.gtp import GtpClient, GtpClientError, format_score
 from engines.go.sgf import GameRecord
+from plumbing.errors import NamedError
 
 Point = tuple[int, int]
 GNUGO = "/usr/games/gnugo"
 
 
-class RefereeError(Exception):
+class RefereeError(NamedError):
     """The referee could not judge the game (its GNU Go process failed)."""
 
 

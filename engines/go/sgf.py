@@ -8,8 +8,9 @@ points; a pass is ``B[]`` (and ``B[tt]`` on boards up to 19x19 when loading).
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
+
+from plumbing.files import atomic_write
 
 Point = tuple[int, int]
 Move = tuple[str, "Point | None"]  # ('b' | 'w', point or None for a pass)
@@ -83,18 +84,8 @@ def dumps(record: GameRecord) -> str:
 
 
 def save(path: str | os.PathLike, record: GameRecord) -> None:
-    """Write the record atomically (temp file in the same directory, then rename)."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".sgf-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(dumps(record))
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write the record atomically (plumbing.files: the old file or the new, never a part)."""
+    atomic_write(path, dumps(record))
 
 
 # ---------------------------------------------------------------- reading

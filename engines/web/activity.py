@@ -7,22 +7,32 @@ from __future__ import annotations
 
 import threading
 
-_lock = threading.Lock()
+_changed = threading.Condition()
 _open = 0
 
 
 def opened() -> None:
     global _open
-    with _lock:
+    with _changed:
         _open += 1
+        _changed.notify_all()
 
 
 def closed() -> None:
     global _open
-    with _lock:
+    with _changed:
         _open -= 1
+        _changed.notify_all()
 
 
 def open_engines() -> int:
-    with _lock:
+    with _changed:
         return _open
+
+
+def wait_until_idle(timeout: float) -> bool:
+    """Block until no engine is open in this process (True), or TIMEOUT seconds pass (False).
+
+    Woken by every open and close, so it returns as soon as the last engine closes."""
+    with _changed:
+        return _changed.wait_for(lambda: _open == 0, timeout=timeout)

@@ -1,7 +1,7 @@
 """Go in the arcade: the plugin entry (rules, engine, API schemas, page)."""
 from engines.web.go import schemas, session
 from engines.web.go.views import bp
-from engines.web.plugins import GamePlugin
+from engines.web.game_plugin import GamePlugin
 
 
 PLUGIN = GamePlugin(

@@ -126,8 +126,12 @@ def test_the_generated_table_is_c_the_core_compiles(tmp_path):
 def test_no_moves_of_the_player_is_a_clear_error(tmp_path):
     teacher_games(tmp_path, n=2)
     result = CliRunner().invoke(learn_priors.main, [str(tmp_path), "--player", "Nobody"])
-    assert result.exit_code != 0
+    assert result.exit_code == 1
     assert "no moves of a player matching 'Nobody'" in result.output
+    assert "Traceback" not in result.output
+    # The library raises a named error; only the command turns it into a message and exit 1.
+    with pytest.raises(learn_priors.NoSamples, match="matching 'Nobody'"):
+        learn_priors.extract(learn_priors.sgf_files([tmp_path]), "Nobody")
 
 
 def test_search_priors_follow_the_learned_table():

@@ -1,27 +1,12 @@
-"""The misread-positions benchmark (bench/go_positions.py): the winner's side of every figure,
-the walk back through a lost game, GNU Go's continuation, and clear errors."""
-import importlib.util
+"""The misread positions (engines.go.positions, benchmarked by bench/go_positions.py): the
+winner's side of every figure, the walk back through a lost game, GNU Go's continuation, and
+clear errors."""
 import json
-import sys
-from pathlib import Path
 
-from click.testing import CliRunner
+import pytest
 
-from engines.go import sgf
-
-ROOT = Path(__file__).resolve().parents[3]
-SCRIPT = ROOT / "bench" / "go_positions.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("go_positions", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["go_positions"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-positions = load_script()
+from engines.go import positions, sgf
+from engines.go.coords import to_gtp
 
 
 def decided():
@@ -46,16 +31,14 @@ def write(path, entries):
 def entry(winner):
     moves = decided()
     return {"source": f"decided, {winner} wins", "size": 9, "komi": 7.0,
-            "moves": [f"{c} {positions.to_gtp(p, 9)}" for c, p in moves],
+            "moves": [f"{c} {to_gtp(p, 9)}" for c, p in moves],
             "to_move": "w", "winner": winner}
 
 
 def test_run_gives_the_win_rate_of_the_side_that_wins(tmp_path):
     path = write(tmp_path / "p.json", [entry("b"), entry("w")])
-    result = CliRunner().invoke(positions.main, ["run", "--positions", str(path), "--playouts",
-                                                 "1500", "--seeds", "1", "--json"])
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    summary = positions.run(positions.load_positions(path), playouts=1500, seeds=1, threads=1)
+    summary = json.loads(json.dumps(summary))  # what `go_positions.py run --json` prints
     right, wrong = summary["rows"]
     assert right["winner_winrate"] > 0.9 and wrong["winner_winrate"] < 0.1
     assert summary["positions"] == 2 and summary["read_right"] == 1
@@ -81,7 +64,7 @@ def test_gnugo_plays_the_position_out_and_the_referee_names_the_winner():
 
 
 def test_missing_inputs_are_clear_errors(tmp_path):
-    result = CliRunner().invoke(positions.main, ["run", "--positions", str(tmp_path / "none.json")])
-    assert result.exit_code != 0 and "build it with" in result.output
-    result = CliRunner().invoke(positions.main, ["collect", str(tmp_path)])
-    assert result.exit_code != 0 and "results.json is missing" in result.output
+    with pytest.raises(positions.PositionsError, match="build it with"):
+        positions.load_positions(tmp_path / "none.json")
+    with pytest.raises(positions.PositionsError, match="results.json is missing"):
+        positions.collect([tmp_path], tmp_path / "p.json", playouts=100, window=3)

@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from engines.web import create_app
-from engines.web.serve import serving_in_thread
+from engines.web.serve import arcade_thread
+from plumbing.ports import PortTimeout, free_port, wait_for_port
 
 
+@contextlib.contextmanager
 def running_arcade(config: dict | None = None, threads: int = 8):
     """The arcade under waitress on 127.0.0.1 and a free port; yields its base URL."""
-    return serving_in_thread(create_app(config), threads=threads)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    with arcade_thread(create_app(config), threads=threads) as server:
+        yield server.url
 
 
 def nginx_conf(prefix_dir: Path, listen_port: int, upstream_port: int, location: str) -> str:
@@ -55,17 +49,11 @@ http {{
 """
 
 
-def _wait_for(url: str, process: subprocess.Popen, log: Path, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"nginx exited with {process.returncode}: {log.read_text()}")
-        try:
-            urllib.request.urlopen(url, timeout=1).read()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nginx did not answer {url} within {timeout} s")
+def _wait_for(port: int, process: subprocess.Popen, log: Path) -> None:
+    try:
+        wait_for_port(port, process=process, timeout=10)
+    except PortTimeout as exc:
+        raise RuntimeError(f"nginx: {exc}: {log.read_text() if log.exists() else ''}") from None
 
 
 @contextlib.contextmanager
@@ -88,9 +76,8 @@ def running_nginx(upstream_port: int, location: str = "/task-x/"):
             [binary, "-p", str(prefix_dir), "-c", str(conf), "-e", str(log), "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            url = f"http://127.0.0.1:{port}{location}"
-            _wait_for(url + "healthz", process, log)
-            yield url
+            _wait_for(port, process, log)
+            yield f"http://127.0.0.1:{port}{location}"
         finally:
             process.terminate()
             try:

@@ -118,17 +118,21 @@ def test_timeline_scrub_step_and_branch(page, site):
 
 
 def test_ai_vs_ai_plays_with_a_delay_and_pauses(page, site):
-    open_go(page, site, black="engine", white="engine")
+    requests = open_go(page, site, black="engine", white="engine")
     page.fill("#delay", "0.25")
     page.click("#status")  # leave the number field, whose Space is its own
     page.keyboard.press("Space")
     page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length >= 4",
                            timeout=30_000)
+    assert page.get_attribute("#go-app", "data-running") == "1"
     page.click("#play-pause")
     wait_idle(page)
-    count = len(moves(page))
-    page.wait_for_timeout(800)
-    assert len(moves(page)) == count  # paused: no more moves
+    # Paused and idle: the play loop checks `running` before every engine move and no move is
+    # in flight, so the game stays where it is (no clock to wait out): every genmove asked for
+    # was played, and none is pending.
+    assert page.get_attribute("#go-app", "data-running") == "0"
+    genmoves = [url for url in requests if url.endswith("/api/go/genmove")]
+    assert len(genmoves) == len(moves(page))
     assert page.text_content("#play-pause").strip().endswith("Play")
 
 

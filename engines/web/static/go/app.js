@@ -65,6 +65,7 @@ function render() {
   $("cap-w").textContent = pos ? pos.captures.w : 0;
   $("play-pause").textContent = ui.running ? "⏸ Pause" : "▶ Play";
   root.dataset.busy = ui.busy ? "1" : "0";
+  root.dataset.running = ui.running ? "1" : "0"; // auto-advance on (AI vs AI, replay)
   root.dataset.over = over ? "1" : "0";
   root.dataset.moves = ui.game.moves.join(" "); // the record, for demo scripts and tests
   root.dataset.ready = ui.state ? "1" : "0";
