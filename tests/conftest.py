@@ -1,4 +1,5 @@
-"""Fixtures shared by every tool's tests: a real headless Chromium through Playwright."""
+"""Fixtures shared by every tool's tests: a real headless Chromium through Playwright, and the
+markers that fixtures starting a real component give every test that uses them."""
 import pytest
 
 from tests.support.browser import launch_chromium
@@ -26,3 +27,15 @@ def page(browser):
         yield pg
     finally:
         context.close()
+
+
+# A test that uses one of these fixtures needs the component the fixture starts; the other
+# tests say what they need with their own markers (pyproject.toml lists them).
+FIXTURE_COMPONENTS = {"browser": "chromium", "page": "chromium", "proxied_url": "nginx"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            if fixture in FIXTURE_COMPONENTS:
+                item.add_marker(FIXTURE_COMPONENTS[fixture])

@@ -11,6 +11,8 @@ import urllib.request
 
 import pytest
 
+pytestmark = [pytest.mark.nginx, pytest.mark.chromium, pytest.mark.ffmpeg, pytest.mark.espeak]
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOUR = [sys.executable, os.path.join(ROOT, "scripts", "tour.py")]
 

@@ -30,6 +30,8 @@ def test_cache_key_covers_text_voice_and_settings():
     assert cache_key("Hi", eleven, "before") != cache_key("Hi", eleven)
 
 
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_phrases_are_cut_levelled_and_cached(phrases):
     found, cache = phrases
     assert list(found) == ["one", "two", "three"]
@@ -43,6 +45,8 @@ def test_phrases_are_cut_levelled_and_cached(phrases):
     assert again == found and log == ["narration: 3 phrase(s), 3 cached, 0 to synthesize"]
 
 
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_mix_hits_loudness_keeps_onsets_and_is_byte_identical(phrases, tmp_path):
     found, _ = phrases
     at = {"one": 0.0, "two": 4.1, "three": 6.0}

@@ -30,6 +30,7 @@ def client(fake, **kw):
     return ElevenLabsClient(**opts)
 
 
+@pytest.mark.ffmpeg
 def test_success_sends_the_documented_request(fake, audio):
     c = client(fake, voice_settings={"stability": 0.4, "similarity_boost": 0.8}, seed=7, output_format="pcm_44100")
     assert c.synthesize("Hello there.", "Before.", "After.") == audio[44:]
@@ -42,6 +43,7 @@ def test_success_sends_the_documented_request(fake, audio):
                            "previous_text": "Before.", "next_text": "After."}
 
 
+@pytest.mark.ffmpeg
 def test_bad_key_stops_at_once_without_leaking_it(fake):
     fake.queue(("error", 401, detail("invalid_api_key", f"Invalid API key: {KEY}")))
     with pytest.raises(VoiceError) as info:
@@ -51,6 +53,7 @@ def test_bad_key_stops_at_once_without_leaking_it(fake):
     assert len(fake.requests) == 1
 
 
+@pytest.mark.ffmpeg
 @pytest.mark.parametrize("code", [401, 429])
 def test_quota_exceeded_stops_with_what_to_do(fake, code):
     fake.queue(("error", code, detail("quota_exceeded", "This request exceeds your quota of 10000.")))
@@ -60,6 +63,7 @@ def test_quota_exceeded_stops_with_what_to_do(fake, code):
     assert len(fake.requests) == 1
 
 
+@pytest.mark.ffmpeg
 def test_validation_error_names_the_field(fake):
     fake.queue(("error", 422, {"detail": [{"loc": ["body", "voice_settings", "stability"],
                                            "msg": "ensure this value is less than or equal to 1",
@@ -71,6 +75,7 @@ def test_validation_error_names_the_field(fake):
     assert len(fake.requests) == 1
 
 
+@pytest.mark.ffmpeg
 @pytest.mark.parametrize("status", ["system_busy", "too_many_concurrent_requests"])
 def test_busy_429_is_retried_with_backoff(fake, audio, status):
     fake.queue(("error", 429, detail(status, "busy")), ("error", 429, detail(status, "busy")))
@@ -78,6 +83,7 @@ def test_busy_429_is_retried_with_backoff(fake, audio, status):
     assert len(fake.requests) == 3
 
 
+@pytest.mark.ffmpeg
 def test_server_errors_are_retried_then_given_up(fake, audio):
     fake.queue(("error", 503, {"detail": "unavailable"}), ("error", 500, {"detail": "oops"}))
     assert client(fake).synthesize("x") == audio
@@ -88,6 +94,7 @@ def test_server_errors_are_retried_then_given_up(fake, audio):
     assert "stayed busy (502" in str(info.value) and "4 tries" in str(info.value)
 
 
+@pytest.mark.ffmpeg
 def test_timeouts_are_retried_then_reported(fake, audio):
     fake.queue(("hang",))
     assert client(fake, timeout=0.3).synthesize("x") == audio
@@ -97,6 +104,7 @@ def test_timeouts_are_retried_then_reported(fake, audio):
     assert "did not answer within 0.3 s (2 tries)" in str(info.value)
 
 
+@pytest.mark.ffmpeg
 def test_narrator_honours_concurrency_and_caches(fake, tmp_path):
     fake.gather = 2  # the first requests wait for each other, so both workers are seen in flight
     voice = VoiceConfig(engine="elevenlabs", voice="voice123", model="eleven_turbo_v2_5", concurrency=2, seed=3)
@@ -122,6 +130,7 @@ def test_elevenlabs_without_key_says_how_to_set_it(tmp_path, monkeypatch):
         Narrator(VoiceConfig(engine="elevenlabs", voice="v"), tmp_path)
 
 
+@pytest.mark.ffmpeg
 def test_headerless_pcm_output_is_decoded(fake, tmp_path):
     voice = VoiceConfig(engine="elevenlabs", voice="voice123", output_format="pcm_44100")
     (phrase,) = Narrator(voice, tmp_path, api_key=KEY, base_url=fake.url).synthesize([Beat("a", "Hi.", 1, 0)]).values()

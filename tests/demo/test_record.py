@@ -52,6 +52,9 @@ def rgb_frames(video, size=(16, 9)):
     return out
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_outputs_follow_the_contract(recorded):
     result, root, progress = recorded
     out = root / "out"
@@ -76,6 +79,9 @@ def test_outputs_follow_the_contract(recorded):
     assert stages == ["plan", "narration", "record", "video", "mix", "mp4", "measure"]
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_sync_loudness_and_leadin_measured_on_the_mp4(recorded):
     result, root, progress = recorded
     f = result.figures
@@ -89,6 +95,9 @@ def test_sync_loudness_and_leadin_measured_on_the_mp4(recorded):
     assert "sync p95" in cli.output and "click" in cli.output
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_first_frame_is_the_page_not_a_blank(recorded):
     result, _, _ = recorded
     log = media.run(ffargs.detect_leadin(result.video, 1.0))
@@ -99,6 +108,9 @@ def test_first_frame_is_the_page_not_a_blank(recorded):
     assert len(gray) == 320 * 180 and min(gray) < 100  # dark text on the page, not a white sheet
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_click_beat_lands_within_one_frame_of_the_change(recorded):
     result, _, _ = recorded
     beat = json.loads(open(result.beats_json).read())[1]["t"]
@@ -107,6 +119,9 @@ def test_click_beat_lands_within_one_frame_of_the_change(recorded):
     assert abs(blue / 25 - beat) <= 0.040 + 1e-3, (blue / 25, beat)
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_check_fails_when_beats_miss_the_speech(recorded, tmp_path):
     result, _, _ = recorded
     beats = json.loads(open(result.beats_json).read())
@@ -128,6 +143,9 @@ def _copy(recorded, tmp_path, say_click=None, extra=""):
     return out, script
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_compose_after_a_narration_change_does_not_record(recorded, tmp_path, monkeypatch):
     import demo.recorder
     monkeypatch.setattr(demo.recorder, "record", lambda *a, **k: pytest.fail("compose must not record"))
@@ -140,6 +158,9 @@ def test_compose_after_a_narration_change_does_not_record(recorded, tmp_path, mo
     assert "Blue now." in (out / "demo.srt").read_text()
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_compose_refuses_changed_steps_and_overruns(recorded, tmp_path):
     out, script = _copy(recorded, tmp_path, extra='d.click("#go")\n')
     with pytest.raises(ComposeError, match="steps changed"):
@@ -150,6 +171,9 @@ def test_compose_refuses_changed_steps_and_overruns(recorded, tmp_path):
         compose_dir(str(out2), script=str(script2), progress=lambda _: None)
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_compose_logs_the_video_on_a_pm_task(recorded, tmp_path, monkeypatch):
     from pm.api import Tracker
     tracker = Tracker.init(str(tmp_path / "tracker"))
@@ -162,6 +186,9 @@ def test_compose_logs_the_video_on_a_pm_task(recorded, tmp_path, monkeypatch):
     assert f"demo video: {out / 'demo.mp4'}" in log[-1].html and "sync p95" in log[-1].html
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_never_rendering_page_falls_back_to_stills(site, tmp_path):
     script = tmp_path / "hang_demo.py"
     script.write_text(textwrap.dedent("""\
@@ -183,6 +210,9 @@ def test_never_rendering_page_falls_back_to_stills(site, tmp_path):
     assert frames[0] != frames[len(frames) // 4]  # the pan and zoom move the picture
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_a_missing_element_stops_with_its_line(site, tmp_path, monkeypatch):
     import demo.recorder
     monkeypatch.setattr(demo.recorder, "STEP_TIMEOUT", 1.0)
@@ -195,6 +225,9 @@ def test_a_missing_element_stops_with_its_line(site, tmp_path, monkeypatch):
     assert "line 4: click(selector='#missing'): no visible element matches '#missing' within 1 s" in cli.output
 
 
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
 def test_a_page_behind_basic_auth_is_recorded_with_credentials_from_the_environment(site, tmp_path, monkeypatch):
     script = tmp_path / "private_demo.py"
     script.write_text(SCRIPT.replace("/slow", "/private"))

@@ -13,6 +13,7 @@ def _feature(mgr, branch="feature/done", name="feature-done"):
     return wt
 
 
+@pytest.mark.nginx
 def test_approve_merges_while_main_is_checked_out_with_local_changes(mgr, app_repo):
     wt = _feature(mgr)
     commit_file(app_repo, "main.txt", "main moved on\n", "main work")  # diverged: a real merge
@@ -33,6 +34,7 @@ def test_approve_merges_while_main_is_checked_out_with_local_changes(mgr, app_re
     assert git(app_repo, "branch", "--list", "feature/done") == ""
 
 
+@pytest.mark.nginx
 def test_approve_when_main_lives_in_a_separate_worktree(mgr, app_repo, tmp_path):
     git(app_repo, "checkout", "-q", "-b", "elsewhere")
     main_wt = tmp_path / "main-wt"
@@ -44,6 +46,7 @@ def test_approve_when_main_lives_in_a_separate_worktree(mgr, app_repo, tmp_path)
     assert not (app_repo / "feature.txt").exists()  # the root worktree stays on its branch
 
 
+@pytest.mark.nginx
 def test_failing_checks_merge_nothing(mgr, app_repo):
     write_toml(app_repo, mgr.config.listen[1], extra_top="checks = \"{python} -c 'import sys; print(42); sys.exit(3)'\"")
     mgr.config = load_config(app_repo, environ={})
@@ -55,6 +58,7 @@ def test_failing_checks_merge_nothing(mgr, app_repo):
     assert mgr.ls()[0]["state"] == "healthy"
 
 
+@pytest.mark.nginx
 def test_conflicts_are_refused_and_main_is_untouched(mgr, app_repo):
     wt = _feature(mgr)
     commit_file(wt, "shared.txt", "from feature\n")
@@ -65,6 +69,7 @@ def test_conflicts_are_refused_and_main_is_untouched(mgr, app_repo):
     assert git(app_repo, "rev-parse", "main") == before and wt.exists()
 
 
+@pytest.mark.nginx
 def test_local_changes_in_the_way_stop_the_merge(mgr, app_repo):
     _feature(mgr)
     (app_repo / "feature.txt").write_text("untracked file in the way\n")
@@ -75,6 +80,7 @@ def test_local_changes_in_the_way_stop_the_merge(mgr, app_repo):
     assert (app_repo / "feature.txt").read_text() == "untracked file in the way\n"
 
 
+@pytest.mark.nginx
 def test_uncommitted_work_in_the_instance_blocks_approve(mgr):
     wt = _feature(mgr)
     (wt / "feature.txt").write_text("edited, not committed\n")

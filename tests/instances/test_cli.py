@@ -33,6 +33,7 @@ def test_every_command_has_help():
         assert runner.invoke(main, ["nginx", name, "--help"]).exit_code == 0
 
 
+@pytest.mark.nginx
 def test_up_prints_the_url_last_and_ls_json(run):
     result = run("up", "feature/cli")
     assert result.exit_code == 0, result.output
@@ -50,6 +51,7 @@ def test_up_prints_the_url_last_and_ls_json(run):
     assert json.loads(run("ls", "--json").stdout) == []
 
 
+@pytest.mark.nginx
 def test_up_of_a_running_instance_prints_its_url(run):
     """The second `up` finds it running: the same URL, exit 0 (it crashed reading the pm note)."""
     assert run("up", "feature/twice", "--no-checks").exit_code == 0
@@ -67,6 +69,7 @@ def test_hostile_branch_names_exit_1_before_anything_runs(run, branch):
     assert run.mgr.registry.instances() == {}
 
 
+@pytest.mark.nginx
 def test_shell_and_nginx_metacharacters_are_slugged(run):
     result = run("up", "fix;rm$(id){x}'q'", "--no-checks")
     assert result.exit_code == 0, result.output
@@ -98,6 +101,7 @@ def test_logs_and_auth(run):
     assert "password" not in logs and creds["password"] not in logs
 
 
+@pytest.mark.nginx
 def test_failed_checks_exit_1_and_still_print_the_url_last(run, app_repo):
     from tests.instances.conftest import write_toml
 
@@ -108,6 +112,7 @@ def test_failed_checks_exit_1_and_still_print_the_url_last(run, app_repo):
     assert result.stdout.strip().splitlines()[-1] == f"{run.mgr.base_url}/feature-np/"
 
 
+@pytest.mark.nginx
 def test_down_all_and_doctor_on_a_fresh_repo(run):
     assert "everything consistent" in run("doctor").stdout
     assert run.mgr.nginx().master() is None  # doctor does not start an nginx nobody used
@@ -117,6 +122,7 @@ def test_down_all_and_doctor_on_a_fresh_repo(run):
     assert run("down").exit_code == 2
 
 
+@pytest.mark.nginx
 def test_up_json_and_nginx_commands(run):
     result = run("up", "feature/j", "--json", "--no-checks")
     data = json.loads(result.stdout)

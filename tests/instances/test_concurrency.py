@@ -31,6 +31,7 @@ def test_parallel_processes_never_lease_the_same_port(tmp_path):
     assert len(ports) == 150 and len(set(ports)) == 150
 
 
+@pytest.mark.nginx
 def test_concurrent_up_commands(app_repo, make_mgr):
     mgr = make_mgr(app_repo)  # only for cleanup and inspection
     cli = [sys.executable, "-m", "instances.cli"]
@@ -48,6 +49,7 @@ def test_concurrent_up_commands(app_repo, make_mgr):
         assert resp.status_code == 200 and url.rstrip("/").rsplit("/", 1)[1] in resp.text
 
 
+@pytest.mark.nginx
 def test_concurrent_up_of_the_same_branch_starts_one_service(app_repo, make_mgr):
     mgr = make_mgr(app_repo)
     env = {**os.environ, "PYTHONPATH": str(REPO)}

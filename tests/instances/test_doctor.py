@@ -1,4 +1,5 @@
 """doctor after crashes: kill -9 of services and nginx, PID reuse, leaked leases, orphans."""
+import pytest
 import os
 import signal
 import subprocess
@@ -22,6 +23,7 @@ def _kill9(pid):
         pass
 
 
+@pytest.mark.nginx
 def test_kill_9_of_services_and_nginx_then_doctor_reconciles(mgr):
     for branch in ("feature/a", "feature/b", "feature/c"):
         mgr.up(branch, run_checks=False)
@@ -43,6 +45,7 @@ def test_kill_9_of_services_and_nginx_then_doctor_reconciles(mgr):
     assert mgr.doctor() == []  # a second run finds nothing to do
 
 
+@pytest.mark.nginx
 def test_doctor_restart_brings_dead_services_back(mgr):
     mgr.up("feature/x", run_checks=False)
     _kill9(mgr.ls()[0]["pid"])
@@ -51,6 +54,7 @@ def test_doctor_restart_brings_dead_services_back(mgr):
     assert mgr.ls()[0]["state"] == "healthy" and _status(mgr, "feature-x") == 200
 
 
+@pytest.mark.nginx
 def test_pid_reuse_is_not_mistaken_for_the_service(mgr):
     mgr.up("feature/reuse", run_checks=False)
     real = mgr.registry.get("feature-reuse")["process"]
@@ -80,6 +84,7 @@ def test_leaked_lease_from_an_interrupted_up_is_released(mgr):
     assert mgr.registry.get("ghost")["port"] is None
 
 
+@pytest.mark.nginx
 def test_orphaned_nginx_blocks_and_worktrees(mgr):
     mgr.up("feature/keep", run_checks=False)
     mgr.up("feature/drop", run_checks=False)

@@ -18,6 +18,7 @@ def _get(mgr, path, auth=True, **kw):
     return httpx.get(mgr.base_url + path, auth=mgr.credentials() if auth else None, trust_env=False, **kw)
 
 
+@pytest.mark.nginx
 def test_up_serves_the_branch_under_its_prefix_with_all_checks(mgr, app_repo):
     result = mgr.up("feature/login")
     assert result["name"] == "feature-login" and result["url"] == mgr.base_url + "/feature-login/"
@@ -33,6 +34,7 @@ def test_up_serves_the_branch_under_its_prefix_with_all_checks(mgr, app_repo):
     assert (worktree / ".env").read_text() == "FIXTURE_SECRET=from-dotenv\n"  # untracked file copied
 
 
+@pytest.mark.nginx
 def test_review_url_needs_the_password(mgr):
     mgr.up("feature/private", run_checks=False)
     assert _get(mgr, "/feature-private/", auth=False).status_code == 401
@@ -48,6 +50,7 @@ def test_loopback_check_names_an_exposed_listener():
     assert loopback_check([]).ok
 
 
+@pytest.mark.nginx
 def test_backend_binds_loopback_only(mgr):
     mgr.up("feature/bind", run_checks=False)
     import psutil
@@ -60,6 +63,7 @@ def test_backend_binds_loopback_only(mgr):
     assert procs.exposed_listeners(psutil.Process(pid)) == []
 
 
+@pytest.mark.nginx
 def test_ls_json_shape_and_states(mgr):
     mgr.up("feature/a", run_checks=False)
     mgr.up("feature/b", run_checks=False)
@@ -78,6 +82,7 @@ def test_ls_json_shape_and_states(mgr):
     assert _get(mgr, "/feature-b/").status_code == 404
 
 
+@pytest.mark.nginx
 def test_unhealthy_and_dead_states(mgr, app_repo):
     mgr.up("feature/s", run_checks=False)
     pid = mgr.ls()[0]["pid"]
@@ -91,6 +96,7 @@ def test_unhealthy_and_dead_states(mgr, app_repo):
     assert mgr.ls()[0]["state"] == "dead"
 
 
+@pytest.mark.nginx
 def test_up_again_is_idempotent_and_down_then_up_restarts(mgr):
     first = mgr.up("feature/again", run_checks=False)
     assert mgr.up("feature/again", run_checks=False)["already_running"] is True
@@ -100,6 +106,7 @@ def test_up_again_is_idempotent_and_down_then_up_restarts(mgr):
     assert first["url"] == second["url"]
 
 
+@pytest.mark.nginx
 def test_restart_gives_a_new_process(mgr):
     mgr.up("feature/r", run_checks=False)
     pid = mgr.ls()[0]["pid"]
@@ -119,6 +126,7 @@ def test_startup_failure_reports_the_log_tail_and_frees_the_port(mgr, app_repo):
     assert rec["state"] == "stopped" and rec["port"] is None
 
 
+@pytest.mark.nginx
 def test_checks_catch_an_app_that_ignores_the_prefix(mgr, app_repo):
     write_toml(app_repo, mgr.config.listen[1], extra_top='[env]\nFIXTURE_IGNORE_PREFIX = "1"')
     from instances.config import load_config
@@ -128,6 +136,7 @@ def test_checks_catch_an_app_that_ignores_the_prefix(mgr, app_repo):
         mgr.up("feature/np")
 
 
+@pytest.mark.nginx
 def test_rm_refuses_unmerged_and_uncommitted_work(mgr):
     mgr.up("feature/work", run_checks=False)
     wt = mgr.worktree("feature-work")
@@ -144,6 +153,7 @@ def test_rm_refuses_unmerged_and_uncommitted_work(mgr):
     assert git(mgr.root, "branch", "--list", "feature/work")  # the branch, and its commits, are kept
 
 
+@pytest.mark.nginx
 def test_rm_of_a_clean_merged_worktree(mgr):
     mgr.up("feature/clean", run_checks=False)
     mgr.rm("feature-clean")
@@ -152,6 +162,7 @@ def test_rm_of_a_clean_merged_worktree(mgr):
         mgr.down("feature-clean")
 
 
+@pytest.mark.nginx
 def test_memory_budget_admission(mgr, app_repo):
     write_toml(app_repo, mgr.config.listen[1], extra_top='memory_limit = "100M"\n[limits]\nmemory_budget = "110M"')
     from instances.config import load_config
@@ -163,6 +174,7 @@ def test_memory_budget_admission(mgr, app_repo):
     assert "feature-two" not in mgr.registry.instances()
 
 
+@pytest.mark.nginx
 def test_existing_branch_is_checked_out(mgr, app_repo):
     git(app_repo, "branch", "feature/old")
     commit_file(app_repo, "main-only.txt", "m")
@@ -170,6 +182,7 @@ def test_existing_branch_is_checked_out(mgr, app_repo):
     assert not (mgr.worktree("feature-old") / "main-only.txt").exists()
 
 
+@pytest.mark.nginx
 def test_setup_runs_once_in_the_new_worktree_and_failures_show_its_output(mgr, app_repo):
     from instances.config import load_config
 
@@ -186,6 +199,7 @@ def test_setup_runs_once_in_the_new_worktree_and_failures_show_its_output(mgr, a
     assert mgr.registry.get("feature-setup-fails")["port"] is None
 
 
+@pytest.mark.nginx
 def test_idle_instances_are_stopped_by_doctor(mgr, app_repo):
     from instances.config import load_config
     from instances.status import last_request
@@ -201,6 +215,7 @@ def test_idle_instances_are_stopped_by_doctor(mgr, app_repo):
     assert mgr.ls()[0]["state"] == "stopped"
 
 
+@pytest.mark.nginx
 def test_passthrough_mode_for_an_app_with_a_base_path(mgr, app_repo):
     from instances.config import load_config
 
@@ -213,6 +228,8 @@ def test_passthrough_mode_for_an_app_with_a_base_path(mgr, app_repo):
     assert 'href="/feature-base/static/app.css"' in _get(mgr, "/feature-base/").text
 
 
+@pytest.mark.nginx
+@pytest.mark.chromium
 def test_the_rendered_page_in_chromium(mgr, browser):
     """What a reviewer sees: the page at the review URL, its script run and stylesheet applied."""
     mgr.up("feature/look", run_checks=False)
@@ -244,6 +261,7 @@ def test_health_timeout_stops_the_service_and_shows_the_log(mgr, app_repo):
     assert mgr.ls()[0]["state"] == "stopped"
 
 
+@pytest.mark.nginx
 def test_websocket_check_fails_when_the_path_does_not_upgrade(mgr, app_repo):
     from instances.config import load_config
 
@@ -310,6 +328,7 @@ def test_a_stranger_on_the_leased_port_is_not_taken_for_the_service(mgr, app_rep
             server.shutdown()
 
 
+@pytest.mark.nginx
 def test_a_deleted_worktree_is_recreated_and_a_missing_main_is_named(mgr, app_repo):
     import shutil
 

@@ -68,6 +68,7 @@ def test_htpasswd_sha_line():
     assert line == f"review:{{SHA}}{expected}\n"
 
 
+@pytest.mark.nginx
 def test_any_git_valid_branch_renders_a_config_nginx_accepts(tmp_path):
     """Property: whatever a branch is called, the include file holds one well-formed location per
     instance and nothing else, checked by the real `nginx -t`."""

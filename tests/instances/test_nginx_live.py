@@ -53,6 +53,7 @@ def _apply(server, listen_port, routes, generation):
     return server.apply(main, render_locations(routes, generation=generation), f"http://127.0.0.1:{listen_port}", generation)
 
 
+@pytest.mark.nginx
 def test_start_route_and_reload(nginx, backend):
     port = free_port()
     assert _apply(nginx, port, [], 1) == "started"
@@ -64,6 +65,7 @@ def test_start_route_and_reload(nginx, backend):
     assert _apply(nginx, port, [Route("task-1", backend)], 2) == "unchanged"
 
 
+@pytest.mark.nginx
 def test_broken_candidate_does_not_take_serving_down(nginx, backend):
     port = free_port()
     _apply(nginx, port, [Route("task-1", backend)], 1)
@@ -78,6 +80,7 @@ def test_broken_candidate_does_not_take_serving_down(nginx, backend):
     assert probe_generation(f"http://127.0.0.1:{port}") == 1
 
 
+@pytest.mark.nginx
 def test_port_clash_at_reload_is_detected_and_rolled_back(nginx, backend):
     port = free_port()
     _apply(nginx, port, [Route("task-1", backend)], 1)
@@ -95,6 +98,7 @@ def test_port_clash_at_reload_is_detected_and_rolled_back(nginx, backend):
     assert probe_generation(f"http://127.0.0.1:{port}") == 3
 
 
+@pytest.mark.nginx
 def test_kill_9_master_leaves_workers_that_are_cleaned_up(nginx, backend):
     port = free_port()
     _apply(nginx, port, [Route("task-1", backend)], 1)

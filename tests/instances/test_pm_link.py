@@ -13,6 +13,7 @@ def tracker(tmp_path, monkeypatch):
     return tr
 
 
+@pytest.mark.nginx
 def test_up_by_task_id_names_branch_and_logs_the_url(mgr, app_repo, tracker):
     task = tracker.new("Fix the ko rule; rm -rf / <b>now</b>")
     result = mgr.up(str(task.id))
@@ -33,6 +34,7 @@ def test_unknown_task_is_a_clear_error(mgr, tracker):
         mgr.up("999")
 
 
+@pytest.mark.nginx
 def test_without_a_tracker_task_ids_still_work(mgr, monkeypatch, tmp_path):
     monkeypatch.delenv("PM_DIR", raising=False)
     monkeypatch.chdir(tmp_path)

@@ -6,6 +6,8 @@ import pytest
 from plumbing.wsgi import ServerThread
 from tests.support.nginx import nginx_server, private_nginx
 
+pytestmark = pytest.mark.nginx
+
 
 def _echo(environ, start_response):
     body = f"{environ['PATH_INFO']} prefix={environ.get('HTTP_X_FORWARDED_PREFIX')}".encode()

@@ -25,6 +25,7 @@ def system_nginx(tmp_path):
                "test": [*server.argv, "-t", "-q"]}
 
 
+@pytest.mark.nginx
 def test_up_through_a_system_nginx_include(app_repo, make_mgr, system_nginx):
     reload_argv = ", ".join(f'"{a}"' for a in system_nginx["reload"])
     test_argv = ", ".join(f'"{a}"' for a in system_nginx["test"])
@@ -43,6 +44,7 @@ def test_up_through_a_system_nginx_include(app_repo, make_mgr, system_nginx):
     assert not (mgr.nginx_prefix / "run" / "nginx.pid").exists()  # no private nginx was started
 
 
+@pytest.mark.nginx
 def test_a_rejected_include_is_restored(system_nginx):
     server = SystemNginx(system_nginx["dir"], system_nginx["reload"], system_nginx["test"])
     base = f"http://127.0.0.1:{system_nginx['port']}"

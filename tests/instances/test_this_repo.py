@@ -1,4 +1,5 @@
 """This repository's own instances.toml: a review instance of the arcade, from a clone of HEAD."""
+import pytest
 import subprocess
 from pathlib import Path
 
@@ -8,6 +9,7 @@ from plumbing.ports import free_port
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.nginx
 def test_the_arcade_comes_up_under_its_prefix(tmp_path, make_mgr, monkeypatch):
     clone = tmp_path / "soloshop"
     subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)

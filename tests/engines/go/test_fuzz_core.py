@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.asan
+
 HERE = Path(__file__).resolve().parent
 CORE = HERE.parents[2] / "engines" / "go" / "core"
 

@@ -213,6 +213,7 @@ def gnugo_fixed_handicap(size, stones):
     return [block for block in out.split("\n\n") if block.strip()][2]
 
 
+@pytest.mark.gnugo
 def test_fixed_handicap_places_the_reference_implementations_points(session):
     for size in (7, 8, 9, 13, 19):
         for stones in range(1, 11):

@@ -74,6 +74,7 @@ def test_spend_moves_from_main_time_into_byo_yomi_periods():
     assert (clock.period_left, clock.stones_left) == (30, 5)  # a fresh period
 
 
+@pytest.mark.gnugo
 def test_client_talks_to_a_real_engine_and_reports_refusals():
     with GtpClient(GNUGO, name="gnugo") as client:
         assert client.command("protocol_version") == "2"

@@ -50,6 +50,7 @@ def run_match(tmp_path, *args):
         capture_output=True, text=True, timeout=240, cwd=ROOT)
 
 
+@pytest.mark.gnugo
 def test_a_short_real_match_scores_saves_and_summarizes(tmp_path):
     proc = run_match(tmp_path, "--games", "2", "--size", "9", "--level", "1", "--seed", "5",
                      "--engine", FAST_GNUGO, "--referee-level", "10", "--jobs", "2")
@@ -86,6 +87,7 @@ def test_usage_errors_exit_2(tmp_path, args):
     assert run_match(tmp_path, *args).returncode == 2
 
 
+@pytest.mark.gnugo
 def test_the_move_limit_ends_a_game_and_the_referee_still_counts(tmp_path):
     # --seconds 0: no time limit, so no forfeit for a slow move on a busy machine either.
     proc = run_match(tmp_path, "--games", "1", "--level", "1", "--max-moves", "6", "--seconds", "0",

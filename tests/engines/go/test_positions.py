@@ -59,6 +59,7 @@ def test_the_walk_back_finds_the_last_position_the_loser_still_liked():
     assert positions.misread_position(rec, "w", playouts=800, window=3) is None
 
 
+@pytest.mark.gnugo
 def test_gnugo_plays_the_position_out_and_the_referee_names_the_winner():
     assert positions.continue_with_gnugo(9, 7.0, decided(), seed=1) == "b"
 

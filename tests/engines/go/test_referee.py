@@ -32,6 +32,7 @@ def referee():
     return Referee()  # level 10: at level 1 GNU Go misjudges two invaders as alive
 
 
+@pytest.mark.gnugo
 def test_clean_board_is_counted_as_tromp_taylor_counts_it(referee):
     verdict = referee.judge(walls(), Ending("passes"))
     # Black 9 stones + 36 territory = 45, white 9 + 27 = 36, komi 7.
@@ -40,6 +41,7 @@ def test_clean_board_is_counted_as_tromp_taylor_counts_it(referee):
     assert not verdict.disputed
 
 
+@pytest.mark.gnugo
 def test_dead_stones_are_removed_where_tromp_taylor_disagrees(referee):
     verdict = referee.judge(walls(extra_white=[(1, 4), (2, 2)]), Ending("passes"))
     assert sorted(verdict.dead) == [(1, 4), (2, 2)]
@@ -59,6 +61,7 @@ def test_resign_and_forfeit_need_no_counting(referee):
         referee.judge(record, Ending("resign"))
 
 
+@pytest.mark.gnugo
 def test_an_illegal_move_in_the_record_forfeits(referee):
     record = GameRecord(size=9, komi=7, moves=[("b", (4, 4)), ("w", (4, 4))])
     verdict = referee.judge(record, Ending("passes"))

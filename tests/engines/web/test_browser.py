@@ -10,7 +10,7 @@ from engines.go.coords import from_gtp
 TINY = "20"  # playouts: the engine answers in milliseconds, the test stays fast
 
 
-@pytest.fixture(params=["direct", "behind-nginx"])
+@pytest.fixture(params=["direct", pytest.param("behind-nginx", marks=pytest.mark.nginx)])
 def site(request):
     """The arcade's base URL (ends with /), directly or through nginx under /task-x/."""
     if request.param == "direct":
