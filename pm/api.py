@@ -43,7 +43,9 @@ from pm.errors import (Conflict, GitError, InvalidValue, LockTimeout, NothingRea
                        PmError, RoleRefused, TaskNotFound, TrackerNotFound)
 from pm.model import (FINISHED, KINDS, LINK_TYPES, PRIORITIES, ROLES, SECTIONS, STATUSES, Actor,
                       LogEntry, Task)
-from pm.tracker import AuditFinding, HistoryEntry, Tracker
+from pm.audit import AuditFinding
+from pm.history import HistoryEntry
+from pm.tracker import Tracker
 
 __all__ = [
     "Tracker", "Task", "LogEntry", "HistoryEntry", "AuditFinding", "Actor",
