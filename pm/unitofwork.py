@@ -71,9 +71,9 @@ class UnitOfWork:
             try:
                 if text is None:
                     os.unlink(path)
-                else:
+                elif _read_or_none(path) != text:
                     files.atomic_write(path, text)
-            except OSError:
+            except Exception:  # put back all the others; the change's own error is raised
                 pass
         if undo and self._staged:
             # The failure came after staging: stage the restored files again so the index
@@ -98,13 +98,8 @@ class UnitOfWork:
 
     # -- writing ----------------------------------------------------------------------------
     def _remember(self, path: str) -> None:
-        if path in self._undo:
-            return
-        try:
-            with open(path, encoding="utf-8", newline="") as fh:
-                self._undo[path] = fh.read()
-        except FileNotFoundError:
-            self._undo[path] = None
+        if path not in self._undo:
+            self._undo[path] = _read_or_none(path)
 
     def write(self, rel: str, text: str, *, durable: bool = True) -> None:
         """Replace a tracker file (REL to the root, or an absolute path) atomically."""
@@ -192,3 +187,11 @@ class UnitOfWork:
                                       f"{actor.session}@{actor.role}.pm.invalid")
         self._undo, self._staged = {}, False  # landed: nothing to roll back any more
         return commit
+
+
+def _read_or_none(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
