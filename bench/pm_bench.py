@@ -15,6 +15,7 @@ its median and p90 over --runs runs; the machine's conditions are printed first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -153,10 +154,11 @@ def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, st
     report("baseline: python -c pass (interpreter only)",
            [timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
     for name, variant_env in variants:
+        with contextlib.suppress(FileNotFoundError):  # the import built it
+            os.unlink(os.path.join(root, ".git", "pm", "cache.pickle"))
         cold, cold_cpu = timed(PM + ["ls"], variant_env)
-        print(f"  {'pm ls, cold listing cache [' + name + ']':<40} {cold * 1000:7.1f} ms  "
-              f"(cpu {cold_cpu * 1000:.1f} ms)")
-        os.unlink(os.path.join(root, ".git", "pm", "cache.pickle"))
+        label = "pm ls, cold listing cache" + (f" [{name}]" if len(variants) > 1 else "")
+        print(f"  {label:<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
     timed(PM + ["ls"], env)  # warm the cache again
     ls = compare("pm ls", (PM + ["ls"] for _ in range(runs)), variants,
                  0.3 if n <= 10000 else 3.0)

@@ -7,7 +7,7 @@ import os
 import re
 from operator import attrgetter
 
-from pm import graph, store, taskfile
+from pm import taskfile
 from pm.errors import ParseError
 from pm.layout import TASKS, Paths, file_of
 from pm.model import Task
@@ -23,6 +23,7 @@ def _task_from_summary(name: str, s: tuple) -> Task:
 
 def summaries(paths: Paths) -> dict[str, tuple | None]:
     """{file name: summary tuple, or None for a file that is not a well-formed task}."""
+    from pm import store  # lazy, as graph below: pm show needs neither
     return store.load(paths.tasks_dir, paths.cache)
 
 
@@ -79,11 +80,13 @@ def read_doc(paths: Paths, task_id: int) -> taskfile.Doc:
 
 def ready(tasks: list[Task]) -> list[Task]:
     """Open tasks with no open blocker, in work order."""
+    from pm import graph
     return graph.analyse(tasks)[0]
 
 
 def blocked(tasks: list[Task]) -> list[tuple[Task, list[int], bool]]:
     """[(task, open blocker ids, in a dependency cycle)]."""
+    from pm import graph
     return graph.analyse(tasks)[1]
 
 
