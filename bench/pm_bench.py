@@ -285,8 +285,8 @@ def main() -> None:
         args.tasks, args.big, args.procs, args.each, args.runs = 1000, 0, 4, 5, 5
     only = set(args.only or ["size", "big", "new", "race", "backlog"])
     # The environment may forbid writing bytecode; without it every pm call compiles pm anew.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "pm")], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "pm"),
+                    os.path.join(ROOT, "plumbing")], check=True, stdout=subprocess.DEVNULL)
     conditions()
     work = args.workdir or tempfile.mkdtemp(prefix="pm-bench-")
     os.makedirs(work, exist_ok=True)
