@@ -92,6 +92,10 @@ def pm(root: str, *args, role="worker", session="bench", check=True) -> subproce
 
 def timed(argv: list[str], env: dict | None = None, cwd: str | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process and the git processes it waited for)."""
+    if cwd is None and env and env.get("PM_DIR"):
+        # Not the checkout: `python -m` puts the working directory first on sys.path, which
+        # would run the checkout's pm whatever PYTHONPATH says.
+        cwd = env["PM_DIR"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
