@@ -3,6 +3,11 @@ listing the same 10,000 tasks in the same run.
 
     .venv/bin/python bench/pm_bench.py                 # the full figures (several minutes)
     .venv/bin/python bench/pm_bench.py --quick         # small counts, to try it out
+    .venv/bin/python bench/pm_bench.py --only size --baseline 0185552   # before and after
+
+With --baseline REV, REV's pm (extracted with `git archive` into a temp dir, run with
+PYTHONPATH pointing there) is timed beside the working tree's, run for run in turn, against
+the same generated trackers, and both figures are printed.
 
 Every figure is wall-clock time of the real `pm` command (a new process each time), with
 its median and p90 over --runs runs; the machine's conditions are printed first.
@@ -10,6 +15,7 @@ its median and p90 over --runs runs; the machine's conditions are printed first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -48,9 +54,38 @@ def conditions() -> None:
           "of a new `pm` process each; cpu = user+sys of it and its git children (load-independent)")
 
 
-def env_for(root: str, role="worker", session="bench") -> dict:
-    path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+def env_for(root: str, role="worker", session="bench", code: str = ROOT) -> dict:
+    """The environment of a pm process on tracker ROOT, running the pm found in CODE."""
+    path = os.pathsep.join(p for p in (code, os.environ.get("PYTHONPATH")) if p)
     return dict(os.environ, PM_DIR=root, PM_ROLE=role, PM_SESSION=session, PYTHONPATH=path)
+
+
+def extract_baseline(rev: str, work: str) -> str:
+    """REV's pm (and plumbing, if REV has it) in a directory of its own; its path."""
+    where = os.path.join(work, f"baseline-{rev}")
+    os.makedirs(where)
+    parts = [p for p in ("pm", "plumbing") if subprocess.run(
+        ["git", "-C", ROOT, "cat-file", "-e", f"{rev}:{p}"], capture_output=True).returncode == 0]
+    archive = subprocess.run(["git", "-C", ROOT, "archive", rev, *parts], capture_output=True,
+                             check=True).stdout
+    subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", where], check=True,
+                   stdout=subprocess.DEVNULL)
+    return where
+
+
+def compare(label: str, argvs, variants: list[tuple[str, dict]], limit: float | None = None,
+            ) -> dict[str, float]:
+    """Time the calls once per variant, in turn, and report each variant. ARGVS is a list of
+    argv lists (every variant runs the same ones) or a function of the variant's index giving
+    its own list (changes: the second of two identical status changes would have less to do)."""
+    lists = [list(argvs(i)) if callable(argvs) else list(argvs) for i in range(len(variants))]
+    samples: dict[str, list] = {name: [] for name, _env in variants}
+    for calls in zip(*lists):
+        for (name, env), argv in zip(variants, calls):
+            samples[name].append(timed(argv, env))
+    return {name: report(f"{label} [{name}]" if len(variants) > 1 else label, samples[name], limit)
+            for name, _env in variants}
 
 
 def pm(root: str, *args, role="worker", session="bench", check=True) -> subprocess.CompletedProcess:
@@ -60,6 +95,10 @@ def pm(root: str, *args, role="worker", session="bench", check=True) -> subproce
 
 def timed(argv: list[str], env: dict | None = None, cwd: str | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process and the git processes it waited for)."""
+    if cwd is None and env and env.get("PM_DIR"):
+        # Not the checkout: `python -m` puts the working directory first on sys.path, which
+        # would run the checkout's pm whatever PYTHONPATH says.
+        cwd = env["PM_DIR"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -110,30 +149,46 @@ def make_tracker(root: str, n: int) -> float:
     return time.perf_counter() - start
 
 
-def bench_size(work: str, n: int, runs: int, full: bool) -> dict:
+def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, str] | None = None,
+               ) -> dict:
     root = os.path.join(work, f"pm-{n}")
     took = make_tracker(root, n)
     print(f"\n{n:,} tasks (generated with one `pm import` in {took:.1f} s, one commit)")
     env = env_for(root)
+    variants = [("now", env)]
+    if baseline:
+        variants.append((f"baseline {baseline[0]}", env_for(root, code=baseline[1])))
     report("baseline: python -c pass (interpreter only)",
            [timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
-    cold, cold_cpu = timed(PM + ["ls"], env)
-    print(f"  {'pm ls, cold listing cache':<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
-    out = {"ls": report("pm ls", [timed(PM + ["ls"], env) for _ in range(runs)], 0.3 if n <= 10000 else 3.0)}
+    for name, variant_env in variants:
+        with contextlib.suppress(FileNotFoundError):  # the import built it
+            os.unlink(os.path.join(root, ".git", "pm", "cache.pickle"))
+        cold, cold_cpu = timed(PM + ["ls"], variant_env)
+        label = "pm ls, cold listing cache" + (f" [{name}]" if len(variants) > 1 else "")
+        print(f"  {label:<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
+    timed(PM + ["ls"], env)  # warm the cache again
+    ls = compare("pm ls", [PM + ["ls"] for _ in range(runs)], variants,
+                 0.3 if n <= 10000 else 3.0)
+    out = {"ls": ls["now"]}
     if not full:
         return out
-    out["ready"] = report("pm ready", [timed(PM + ["ready"], env) for _ in range(runs)], 0.3)
-    out["ls_json"] = report("pm ls --json", [timed(PM + ["ls", "--json"], env) for _ in range(runs)])
-    ids = random.Random(2).sample(range(1, n + 1), runs)
-    out["show"] = report("pm show N", [timed(PM + ["show", str(i)], env) for i in ids], 0.05)
-    samples = []
-    for i in ids:
-        samples.append(timed(PM + ["status", str(i), "review"], env))
-        samples.append(timed(PM + ["status", str(i), "wontfix"], env))
-    out["status"] = report("pm status N S (incl. its git commit)", samples, 0.15)
-    out["log"] = report("pm log N MSG (incl. its git commit)",
-                        [timed(PM + ["log", str(i), "benchmark note"], env) for i in ids])
-    out["lint"] = report("pm lint", [timed(PM + ["lint"], env) for _ in range(max(3, runs // 4))], 2.0)
+    out["ready"] = compare("pm ready", [PM + ["ready"]] * runs, variants, 0.3)["now"]
+    out["ls_json"] = compare("pm ls --json", [PM + ["ls", "--json"]] * runs,
+                             variants)["now"]
+    # Each variant changes tasks of its own, so every status change really changes the task
+    # and its overview row.
+    sampled = random.Random(2).sample(range(1, n + 1), runs * len(variants))
+    ids_of = lambda v: sampled[v * runs:(v + 1) * runs]  # noqa: E731
+    out["show"] = compare("pm show N", [PM + ["show", str(i)] for i in ids_of(0)], variants,
+                          0.05)["now"]
+    out["status"] = compare("pm status N S (incl. its git commit)",
+                            lambda v: [PM + ["status", str(i), status] for i in ids_of(v)
+                                       for status in ("review", "wontfix")], variants, 0.15)["now"]
+    out["log"] = compare("pm log N MSG (incl. its git commit)",
+                         lambda v: [PM + ["log", str(i), "benchmark note"] for i in ids_of(v)],
+                         variants)["now"]
+    out["lint"] = compare("pm lint", [PM + ["lint"]] * max(3, runs // 4), variants,
+                          2.0)["now"]
     return out
 
 
@@ -236,20 +291,28 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small counts, to try the bench")
     parser.add_argument("--only", choices=["size", "big", "new", "race", "backlog"], action="append")
     parser.add_argument("--workdir", help="keep the trackers here (default: a temp dir, removed)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also time REV's pm on the same trackers (e.g. 0185552)")
     args = parser.parse_args()
     if args.quick:
         args.tasks, args.big, args.procs, args.each, args.runs = 1000, 0, 4, 5, 5
     only = set(args.only or ["size", "big", "new", "race", "backlog"])
     # The environment may forbid writing bytecode; without it every pm call compiles pm anew.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "pm")], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "pm"),
+                    os.path.join(ROOT, "plumbing")], check=True, stdout=subprocess.DEVNULL)
     conditions()
     work = args.workdir or tempfile.mkdtemp(prefix="pm-bench-")
     os.makedirs(work, exist_ok=True)
     try:
         figures = {}
+        baseline = None
+        if args.baseline:
+            baseline = (args.baseline, extract_baseline(args.baseline, work))
+            rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", args.baseline],
+                                 capture_output=True, text=True).stdout.strip()
+            print(f"baseline: pm at {rev}, timed in turn with the working tree's ([now])")
         if only & {"size", "backlog"}:
-            figures = bench_size(work, args.tasks, args.runs, full="size" in only)
+            figures = bench_size(work, args.tasks, args.runs, full="size" in only, baseline=baseline)
         if "big" in only and args.big:
             bench_size(work, args.big, max(5, args.runs // 4), full=False)
         if "new" in only:

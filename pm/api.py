@@ -26,10 +26,19 @@ who acts is tracker.actor, from PM_ROLE/PM_SESSION unless Tracker(path, actor=Ac
     set(id, title=/priority=/kind=/status=/owner=/problem=/fix=/verification=),
     log(id, message, html_text=False), link(id, type, other), unlink(id, type, other),
     promote(id, rank=None), rank(id, rank), demote(id)   (ceo role only: RoleRefused otherwise)
-    import_file(path) (JSONL or a Backlog.md project, one commit), import_records(records)
+    import_file(path, backlog=None) (JSONL, or a Backlog.md project when backlog=True or path is
+    a directory; one commit), import_records(records)
 
 Checks and transfer: lint() -> [Fault(path, line, problem, repairable)], doctor() -> (fixed, left),
-    audit() -> [AuditFinding], export() -> [dict], overview_html() / write_overview()
+    audit() -> [AuditFinding], export() -> [dict], export_jsonl() -> str (pm export's text),
+    overview_html() / write_overview() (under the lock) / commit_overview()
+
+The unit of work every change above runs in, for code that makes its own change:
+    with tracker.unit_of_work() as work:     # the tracker lock, held for the block
+        doc = work.doc(id)                   # read and validate (pm.taskfile.Doc)
+        ...edit doc...; work.save(doc, pm.model.now())   # or write(rel, text) / create / remove
+        work.commit([doc.path], "pm: ...", changed=[doc.task()])   # overview + one commit
+    Any exception before the commit lands puts every file back and leaves no temp file.
 
 Task fields: id, title, status, priority, kind, sprint_rank (int or None), created, updated
 (ISO 8601 UTC), owner ("role/session" or ""), path ("tasks/<n>-<slug>.html", relative to
@@ -43,7 +52,9 @@ from pm.errors import (Conflict, GitError, InvalidValue, LockTimeout, NothingRea
                        PmError, RoleRefused, TaskNotFound, TrackerNotFound)
 from pm.model import (FINISHED, KINDS, LINK_TYPES, PRIORITIES, ROLES, SECTIONS, STATUSES, Actor,
                       LogEntry, Task)
-from pm.tracker import AuditFinding, HistoryEntry, Tracker
+from pm.audit import AuditFinding
+from pm.history import HistoryEntry
+from pm.tracker import Tracker
 
 __all__ = [
     "Tracker", "Task", "LogEntry", "HistoryEntry", "AuditFinding", "Actor",

@@ -2,22 +2,32 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from pm import gitrepo
-from pm.tracker import AuditFinding, _who_from
+from pm.history import LOG_FORMAT, commits, who_from
+
+
+@dataclass
+class AuditFinding:
+    commit: str
+    who: str
+    date: str
+    task_id: int
+    change: str  # e.g. "'' -> '3'"
+    problem: str
 
 _SPRINT = re.compile(r'^([+-])<meta name="pm:sprint" content="([^"]*)">\r?$')
 _ID = re.compile(r'^[+-]<meta name="pm:id" content="(\d+)">', re.M)
 
 
 def audit(tracker) -> list[AuditFinding]:
+    """TRACKER: anything with a .root (a pm Tracker)."""
     raw = gitrepo.git(tracker.root, "log", "-p", "-U0", "--no-color", "--no-renames",
-                      '-G<meta name="pm:sprint"', "--format=%x00%H%x1f%an%x1f%aI%x1f%B%x1f",
-                      "--", "tasks")
+                      '-G<meta name="pm:sprint"', LOG_FORMAT, "--", "tasks")
     findings = []
-    for chunk in raw.split("\0")[1:]:
-        commit, author, date, body, diff = chunk.split("\x1f", 4)
-        who = _who_from(body, author)
+    for commit, author, date, body, diff in commits(raw):
+        who = who_from(body, author)
         trailer = re.search(r"^PM-Sprint: ", body, re.M)
         role = re.search(r"^PM-Role: (\S+)", body, re.M)
         for change in _changes(diff):

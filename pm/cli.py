@@ -1,6 +1,4 @@
-"""The `pm` command. The hottest commands (ls, ready, show, next, status, start, done, claim,
-log) run through pm.fast without importing click, which keeps `pm show` near Python's own
-start-up time; anything else, and any option the fast path does not know, goes to click."""
+"""The `pm` command: pm.commands' click group (the one CLI definition)."""
 import sys
 
 
@@ -9,13 +7,8 @@ def main(argv=None):
     # A pm call lives for milliseconds and makes ~100,000 small objects at 100,000 tasks;
     # the cyclic collector would walk them over and over (measured: 3x slower listing).
     gc.disable()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    from pm.fast import run_fast
-    code = run_fast(argv)
-    if code is not None:
-        sys.exit(code)
     from pm.commands import cli
-    cli.main(args=argv, prog_name="pm")
+    cli.main(args=sys.argv[1:] if argv is None else list(argv), prog_name="pm")
 
 
 def __getattr__(name):

@@ -1,12 +1,14 @@
-"""pm command line (click): parse, call the Tracker, print. pm.cli runs the hottest commands
-through pm.fast first, without importing click; both print through pm.output."""
+"""pm command line, its one definition (click): parse, call the Tracker, print through
+pm.output. Each command imports what it needs when it runs, so `pm show` loads neither the
+lint, git, web nor import code; plumbing.cli.ToolGroup turns pm's named errors into
+"Error: message" with exit code 1 and a closed pipe (`pm ls | head -1`) into a quiet exit 0."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 import click
+from plumbing.cli import ToolGroup
 
 from pm.errors import PmError
 
@@ -21,20 +23,7 @@ def _tracker():
 from pm.output import done as _done, emit as _emit, line as _line, listing as _listing  # noqa: E402
 
 
-class PmGroup(click.Group):
-    """Turns pm's named errors into one-line messages with exit code 1."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except PmError as err:
-            raise click.ClickException(str(err)) from None
-        except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(0)
-
-
-@click.group(cls=PmGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=ToolGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="soloshop", prog_name="pm")
 def cli():
     """pm: a git-backed HTML task tracker that many agent sessions share safely.
@@ -300,8 +289,7 @@ def history(task_id, as_json):
 @JSON
 def lint(as_json):
     """Check every task file and the overview; exit 1 on any fault."""
-    from pm.lint import lint_tracker
-    faults = lint_tracker(_tracker())
+    faults = _tracker().lint()
     if as_json:
         _emit([{"path": f.path, "line": f.line, "problem": f.problem, "repairable": f.repairable}
                for f in faults])
@@ -318,8 +306,7 @@ def lint(as_json):
 @JSON
 def doctor(renumber, as_json):
     """Repair what is safe to repair (overview, link targets, inverse links, temp files)."""
-    from pm.lint import repair
-    fixed, left = repair(_tracker(), renumber=renumber)
+    fixed, left = _tracker().doctor(renumber=renumber)
     if as_json:
         _emit({"fixed": fixed, "faults": [{"path": f.path, "line": f.line, "problem": f.problem}
                                           for f in left]})
@@ -336,8 +323,7 @@ def doctor(renumber, as_json):
 @JSON
 def audit(as_json):
     """Sprint changes made without the ceo's PM-Sprint trailer; exit 1 if any."""
-    from pm.audit import audit as run_audit
-    findings = run_audit(_tracker())
+    findings = _tracker().audit()
     if as_json:
         _emit([vars(f) for f in findings])
     else:
@@ -366,8 +352,8 @@ def overview(static, output, commit, quiet):
         if not output:
             click.echo(page, nl=False)
             return
-        from pm.tracker import _write_atomic
-        _write_atomic(os.path.abspath(output), page)
+        from plumbing.files import atomic_write
+        atomic_write(os.path.abspath(output), page)
         if not quiet:
             click.echo(f"wrote {output}")
         return
@@ -396,12 +382,10 @@ def serve(host, port):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File (default stdout).")
 def export_(output):
     """Every task as JSONL (one `pm show --json` object a line)."""
-    from pm.transfer import dump_jsonl
-    tracker = _tracker()
-    text = dump_jsonl(tracker.get(t.id) for t in tracker.all())
+    text = _tracker().export_jsonl()
     if output:
-        from pm.tracker import _write_atomic
-        _write_atomic(os.path.abspath(output), text)
+        from plumbing.files import atomic_write
+        atomic_write(os.path.abspath(output), text)
     else:
         click.echo(text, nl=False)
 
@@ -411,10 +395,7 @@ def export_(output):
 @click.option("--backlog", is_flag=True, help="SOURCE is a Backlog.md project (backlog/tasks/*.md).")
 def import_(source, backlog):
     """Add tasks from a JSONL file (or a Backlog.md project) in one commit."""
-    from pm import transfer
-    backlog = backlog or os.path.isdir(source)
-    records = transfer.read_backlog(source) if backlog else transfer.read_jsonl(source)
-    ids = _tracker().import_records(records)
+    ids = _tracker().import_file(source, backlog=True if backlog else None)
     click.echo(f"imported {len(ids)} task(s)" + (f": #{ids[0]}..#{ids[-1]}" if ids else ""))
 
 

@@ -1,7 +1,9 @@
 """Named exceptions of pm; the CLI turns each into a one-line message and exit code 1."""
+from plumbing import lock as _plumbing_lock
+from plumbing.errors import NamedError
 
 
-class PmError(Exception):
+class PmError(NamedError):
     """Base class: a failure the user can fix; str() is the message shown."""
 
 
@@ -41,7 +43,7 @@ class RoleRefused(PmError):
     """The acting role may not do this (only ceo changes the sprint)."""
 
 
-class LockTimeout(PmError):
+class LockTimeout(PmError, _plumbing_lock.LockTimeout):
     """The tracker lock stayed held longer than the bounded wait."""
 
 

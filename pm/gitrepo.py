@@ -1,30 +1,21 @@
-"""Git through plain subprocess argv lists. Commits use plumbing (update-index, write-tree,
-commit-tree, update-ref) so a commit of two paths stays fast in a repo of 100,000 files."""
+"""pm's git: commands run through plumbing.git (argv lists, plumbing.git.QUIET's config);
+commits use git's plumbing (update-index, write-tree, commit-tree, update-ref) so a commit
+of two paths stays fast in a repo of 100,000 files, and HEAD is read from .git directly."""
 from __future__ import annotations
 
 import os
 
 from pm.errors import GitError
 
-# Keep git from doing work pm never needs in a big tracker.
-# Fast zlib for loose objects: overview.html is ~1.5 MB at 10,000 tasks and is hashed on
-# every change (level 1 measured 3x faster than the default here); git gc repacks anyway.
-_QUIET = ["-c", "core.fsmonitor=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false",
-          "-c", "core.looseCompression=1"]
-
 
 def git(root: str, *args: str, input: str | None = None, env: dict | None = None,
         check: bool = True) -> str:
-    import subprocess  # lazy: reads never run git, and this import costs ~5 ms
-    full_env = None
-    if env:
-        full_env = dict(os.environ)
-        full_env.update(env)
-    proc = subprocess.run(["git", "-C", root, *_QUIET, *args], input=input, env=full_env,
-                          capture_output=True, text=True)
-    if check and proc.returncode != 0:
-        raise GitError(f"git {' '.join(args[:3])} failed in {root}: {proc.stderr.strip()}")
-    return proc.stdout
+    """stdout of `git ARGS` in ROOT (through plumbing.git); GitError when it fails."""
+    from plumbing import git as plumbing_git  # lazy: reads never run git (subprocess ~5 ms)
+    try:
+        return plumbing_git.run(root, *args, input=input, env=env, check=check).stdout
+    except plumbing_git.GitError as exc:
+        raise GitError(str(exc)) from None
 
 
 def init(root: str) -> None:

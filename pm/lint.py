@@ -1,7 +1,11 @@
 """pm lint and pm doctor: every rule of the format checked over the whole tracker.
 
 lint_tracker() only reads. repair() (pm doctor) fixes what is safe to fix without
-guessing intent: stale temp files, link hrefs, missing inverse links, the overview.
+guessing intent: stale temp files, link hrefs, missing inverse links, the overview, in one
+unit of work (pm.unitofwork), the same one every other change runs in.
+
+Both take a pm Tracker (anything with root, tasks_dir, paths, overview_html() and
+unit_of_work()).
 """
 from __future__ import annotations
 
@@ -9,9 +13,10 @@ import os
 import re
 from dataclasses import dataclass
 
-from pm import graph, taskfile
+from pm import graph, numbers, reposetup, taskfile
 from pm.errors import ParseError
-from pm.model import INVERSE_LINK
+from pm.layout import GITATTRIBUTES, OVERVIEW, TASKS, is_temp_name, task_names
+from pm.model import INVERSE_LINK, now
 
 NAME_RE = re.compile(r"^([1-9]\d*)-[a-z0-9]+(?:-[a-z0-9]+)*\.html$")
 
@@ -38,7 +43,7 @@ def load_docs(tracker) -> tuple[dict[str, taskfile.Doc], list[Fault]]:
     docs, faults = {}, []
     for name in sorted(os.listdir(tracker.tasks_dir)):
         rel = f"tasks/{name}"
-        if name.startswith(".") and name.endswith(".tmp"):
+        if is_temp_name(name):
             faults.append(Fault(rel, 1, "temp file left by an interrupted pm", True))
             continue
         if name.startswith(".") or not name.endswith(".html"):
@@ -100,78 +105,78 @@ def lint_tracker(tracker) -> list[Fault]:
         current = None
     if current != tracker.overview_html():
         faults.append(Fault("overview.html", 1, "overview.html differs from the task files", True))
-    if not _has_merge_attribute(tracker):
+    if not reposetup.has_merge_attribute(tracker.paths):
         faults.append(Fault(".gitattributes", 1, "no 'overview.html merge=pm-overview' line: merges "
                                                  "of two clones would conflict in the overview", True))
     return sorted(faults, key=lambda f: (f.path, f.line, f.problem))
 
 
 def repair(tracker, renumber: bool = False) -> tuple[list[str], list[Fault]]:
-    """Fix the repairable faults under the lock, in one commit; (fixes made, faults left).
-    With renumber, a task whose id another task also has (two clones merged) gets the next
-    free number, and links that pointed at its file follow it."""
+    """Fix the repairable faults in one unit of work and one commit; (fixes made, faults
+    left). With renumber, a task whose id another task also has (two clones merged) gets the
+    next free number, and links that pointed at its file follow it."""
     fixed: list[str] = []
-    with tracker._locked():
+    with tracker.unit_of_work() as work:
         docs, _faults = load_docs(tracker)
-        for name in os.listdir(tracker.tasks_dir):
-            if name.startswith(".") and name.endswith(".tmp"):
-                # Under the lock no pm is writing: every temp file is a leftover.
-                os.unlink(os.path.join(tracker.tasks_dir, name))
-                fixed.append(f"removed tasks/{name}")
+        _remove_temp_files(tracker, fixed)
         touched, removed = {}, []
         if renumber:
-            _renumber_duplicates(tracker, docs, touched, removed, fixed)
-        by_id, duplicated = {}, set()
-        for rel, doc in docs.items():
-            task_id = int(doc.value("id"))
-            if task_id in by_id:
-                duplicated.add(task_id)
-            by_id.setdefault(task_id, rel)
-        for rel, doc in list(docs.items()):
-            for index, (kind, other, href, _at) in enumerate(list(doc.links)):
-                if other not in by_id or other == int(doc.value("id")) or other in duplicated:
-                    continue  # a duplicated id is ambiguous: leave its links for a person
-                target = os.path.basename(by_id[other])
-                if href != target:
-                    doc.set_link_href(index, target)
-                    touched[rel] = doc
-                    fixed.append(f"{rel}: link to #{other} now points at {target}")
-                inverse = INVERSE_LINK.get(kind)
-                peer = docs[by_id[other]]
-                if inverse and peer.add_link(inverse, int(doc.value("id")), os.path.basename(rel)):
-                    touched[by_id[other]] = peer
-                    fixed.append(f"{by_id[other]}: added {inverse} #{doc.value('id')}")
-        from pm.tracker import now
+            _renumber_duplicates(work, docs, touched, removed, fixed)
+        _repair_links(docs, touched, fixed)
         stamp = now()
         for doc in touched.values():
-            tracker._save(doc, stamp)
-        overview_changed = tracker.write_overview()
+            work.save(doc, stamp)
+        overview_changed = work.refresh_overview()
         if overview_changed:
             fixed.append("overview.html regenerated")
-        paths = removed + list(touched) + ["overview.html"]
-        if not _has_merge_attribute(tracker):
-            from pm.tracker import GITATTRIBUTES
-            path = os.path.join(tracker.root, ".gitattributes")
+        paths = removed + list(touched) + [OVERVIEW]
+        if not reposetup.has_merge_attribute(work.paths):
+            path = work.paths.path(".gitattributes")
             text = _read(path) if os.path.exists(path) else ""
-            tracker._write(".gitattributes", text + ("" if not text or text.endswith("\n") else "\n")
-                           + GITATTRIBUTES)
+            work.write(".gitattributes", text + ("" if not text or text.endswith("\n") else "\n")
+                       + GITATTRIBUTES)
             paths.append(".gitattributes")
             fixed.append(".gitattributes: added the overview merge driver line")
-        if len(paths) > 1 or overview_changed or tracker._dirty("overview.html"):
-            tracker._commit(paths, "pm: doctor repairs")
-        tracker._ensure_setup(force=True)
+        if len(paths) > 1 or overview_changed or work.dirty(OVERVIEW):
+            work.commit(paths, "pm: doctor repairs", overview=False)
+        reposetup.ensure(work.paths, force=True)
     return fixed, [f for f in lint_tracker(tracker) if not f.repairable]
 
 
-def _has_merge_attribute(tracker) -> bool:
-    try:
-        text = _read(os.path.join(tracker.root, ".gitattributes"))
-    except FileNotFoundError:
-        return False
-    return any(line.split() == ["overview.html", "merge=pm-overview"] for line in text.splitlines())
+def _remove_temp_files(tracker, fixed: list) -> None:
+    """Under the lock no pm is writing: every temp file of an atomic write is a leftover."""
+    for folder, prefix in ((tracker.tasks_dir, f"{TASKS}/"), (tracker.root, "")):
+        for name in sorted(os.listdir(folder)):
+            if is_temp_name(name) and os.path.isfile(os.path.join(folder, name)):
+                os.unlink(os.path.join(folder, name))
+                fixed.append(f"removed {prefix}{name}")
 
 
-def _renumber_duplicates(tracker, docs: dict, touched: dict, removed: list, fixed: list) -> None:
+def _repair_links(docs: dict, touched: dict, fixed: list) -> None:
+    """Point each link at its target's file and add missing inverse links."""
+    by_id, duplicated = {}, set()
+    for rel, doc in docs.items():
+        task_id = int(doc.value("id"))
+        if task_id in by_id:
+            duplicated.add(task_id)
+        by_id.setdefault(task_id, rel)
+    for rel, doc in list(docs.items()):
+        for index, (kind, other, href, _at) in enumerate(list(doc.links)):
+            if other not in by_id or other == int(doc.value("id")) or other in duplicated:
+                continue  # a duplicated id is ambiguous: leave its links for a person
+            target = os.path.basename(by_id[other])
+            if href != target:
+                doc.set_link_href(index, target)
+                touched[rel] = doc
+                fixed.append(f"{rel}: link to #{other} now points at {target}")
+            inverse = INVERSE_LINK.get(kind)
+            peer = docs[by_id[other]]
+            if inverse and peer.add_link(inverse, int(doc.value("id")), os.path.basename(rel)):
+                touched[by_id[other]] = peer
+                fixed.append(f"{by_id[other]}: added {inverse} #{doc.value('id')}")
+
+
+def _renumber_duplicates(work, docs: dict, touched: dict, removed: list, fixed: list) -> None:
     """Keep the oldest task of each duplicated id; give the others fresh numbers."""
     groups: dict[int, list[str]] = {}
     for rel, doc in docs.items():
@@ -182,14 +187,14 @@ def _renumber_duplicates(tracker, docs: dict, touched: dict, removed: list, fixe
         rels.sort(key=lambda r: (docs[r].value("created"), r))
         for rel in rels[1:]:
             doc = docs.pop(rel)
-            new_id = tracker._reserve(tracker._names())
+            new_id = numbers.reserve(work, task_names(work.paths.tasks_dir))
             old_name = os.path.basename(rel)
             new_rel = f"tasks/{new_id}-{old_name.split('-', 1)[1]}"
             doc.path = new_rel
             doc.set_meta("id", str(new_id))
             doc.refresh_fields()
-            tracker._create(new_rel, doc.to_text())
-            tracker._remove(rel)
+            work.create(new_rel, doc.to_text())
+            work.remove(rel)
             removed.append(rel)
             docs[new_rel] = touched[new_rel] = doc
             fixed.append(f"{rel} is now #{new_id} ({new_rel}); #{old_id} stays {rels[0]}")

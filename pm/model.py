@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass, field
 
 from pm.errors import InvalidValue
@@ -72,6 +73,19 @@ class Task:
             "links": [{"type": t, "id": i} for t, i in self.links],
             "log": [{"time": e.time, "who": e.who, "html": e.html} for e in self.log],
         }
+
+
+def now() -> str:
+    """The time now as pm writes it: ISO 8601, UTC, whole seconds."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def clean_title(title: str) -> str:
+    """TITLE on one line with single spaces; InvalidValue when nothing is left."""
+    title = " ".join((title or "").split())
+    if not title:
+        raise InvalidValue("a task needs a title")
+    return title
 
 
 def check(value: str, allowed: tuple, what: str) -> str:

@@ -1,4 +1,4 @@
-"""How pm prints tasks: shared by the click commands and the fast path, so both print alike."""
+"""How pm prints tasks: one place for the lines and JSON every command prints."""
 from __future__ import annotations
 
 import sys

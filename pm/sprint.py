@@ -1,7 +1,9 @@
-"""The sprint's order (pure): what promote, rank and demote do to the ranked list of ids."""
+"""The sprint: what promote, rank and demote do to the ranked list of ids (plan and
+rank_changes, pure), and the change itself inside a unit of work (resprint, ceo only)."""
 from __future__ import annotations
 
-from pm.errors import Conflict, InvalidValue
+from pm.errors import Conflict, InvalidValue, RoleRefused, TaskNotFound
+from pm.model import Actor, Task, now
 
 
 def plan(order: list[int], task_id: int, rank: int | None, verb: str) -> list[int]:
@@ -29,3 +31,36 @@ def rank_changes(current: dict[int, int | None], order: list[int], task_id: int)
     wanted = {tid: i for i, tid in enumerate(order, 1)}
     return {tid: wanted.get(tid) for tid in sorted(set(wanted) | {task_id})
             if current.get(tid) != wanted.get(tid)}
+
+
+def check_ceo(actor: Actor, verb: str) -> None:
+    """RoleRefused unless ACTOR is the ceo (only the ceo changes the sprint)."""
+    if actor.role != "ceo":
+        raise RoleRefused(f"only the ceo role may {verb} sprint tasks; you act as "
+                          f"{actor.name} (PM_ROLE={actor.role}). File or log instead, or "
+                          "ask the ceo session")
+
+
+def resprint(work, task_id: int, rank: int | None, verb: str) -> Task:
+    """Inside a unit of work: promote, rank or demote TASK_ID; every task whose rank moves is
+    written, and the commit carries the PM-Sprint trailer naming each change."""
+    tasks = work.tasks()
+    if not any(t.id == task_id for t in tasks):
+        raise TaskNotFound(task_id)
+    order = [t.id for t in sorted((t for t in tasks if t.sprint_rank is not None),
+                                  key=lambda t: (t.sprint_rank, t.id))]
+    current = {t.id: t.sprint_rank for t in tasks}
+    changed = rank_changes(current, plan(order, task_id, rank, verb), task_id)
+    stamp = now()
+    docs, changes = [], []
+    for tid, new_rank in changed.items():
+        doc = work.doc(tid)
+        doc.set_meta("sprint", "" if new_rank is None else str(new_rank))
+        work.save(doc, stamp)
+        docs.append(doc)
+        changes.append(f"#{tid} {current.get(tid) or '-'} -> {new_rank or '-'}")
+    if docs:
+        trailer = f"PM-Sprint: {verb} #{task_id}; " + ", ".join(changes)
+        work.commit([d.path for d in docs], f"pm: {verb} #{task_id}", [trailer],
+                    changed=[d.task() for d in docs])
+    return work.doc(task_id).task()

@@ -54,15 +54,10 @@ def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
 
 def _save(cache_path: str, data: dict) -> None:
     import pickle
-    import threading
-    # Per process and per thread: the web UI lists from several threads at once.
-    tmp = f"{cache_path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            pickle.dump((_VERSION, data), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_path)
+
+    from plumbing.files import atomic_write  # a unique temp name per writer: the web UI
+    try:                                     # lists from several threads at once
+        atomic_write(cache_path, pickle.dumps((_VERSION, data), protocol=pickle.HIGHEST_PROTOCOL),
+                     durable=False)  # a cache: rebuilt from the task files if lost
     except OSError:  # a read-only tracker still lists, just without a warm cache
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        pass

@@ -238,6 +238,19 @@ def parse(text: str, path: str = "<task>") -> Doc:
     def fail(index: int, problem: str):
         raise ParseError(path, index + 1, problem)
 
+    section_at, head_end = _scan_lines(doc, bare, fail)
+    order = _check_outline(doc, len(lines), section_at, head_end, fail)
+    _bound_sections(doc, bare, order, fail)
+    _parse_links(doc, bare, fail)
+    _parse_log(doc, bare, fail)
+    _check_tail(doc, bare, fail)
+    _check_values(doc, fail)
+    return doc
+
+
+def _scan_lines(doc: Doc, bare: list[str], fail) -> tuple[dict[str, int], int | None]:
+    """One pass over the lines: the head's meta and title lines, then the body's landmarks
+    (h1, the fields line, each section's opening line); ({section: line}, </head> line)."""
     section_at: dict[str, int] = {}
     head_end = None
     for i, line in enumerate(bare):
@@ -271,8 +284,14 @@ def parse(text: str, path: str = "<task>") -> Doc:
             doc.h1_at = i
         elif doc.fields_at < 0 and line.startswith(FIELDS_PREFIX):
             doc.fields_at = i
+    return section_at, head_end
+
+
+def _check_outline(doc: Doc, count: int, section_at: dict[str, int], head_end: int | None,
+                   fail) -> list[int]:
+    """Every required line is there and in order; the sections' opening lines, in order."""
     if head_end is None:
-        fail(len(lines) - 1 if lines else 0, "no </head> line")
+        fail(count - 1 if count else 0, "no </head> line")
     for name in META_FIELDS:
         if name not in doc.meta:
             fail(head_end, f'missing <meta name="pm:{name}" content="..."> line')
@@ -284,13 +303,17 @@ def parse(text: str, path: str = "<task>") -> Doc:
         fail(doc.h1_at, f'missing {FIELDS_PREFIX}...</p> line after <h1>')
     for name in ALL_SECTIONS:
         if name not in section_at:
-            fail(len(lines) - 1, f'missing <section id="{name}"> line')
+            fail(count - 1, f'missing <section id="{name}"> line')
     order = [section_at[n] for n in ALL_SECTIONS]
     if order != sorted(order):
         fail(min(order), f"sections must appear in this order: {', '.join(ALL_SECTIONS)}")
     if not doc.h1_at < doc.fields_at < order[0]:
         fail(doc.h1_at, "<h1> and the pm-fields line must come before the sections")
+    return order
 
+
+def _bound_sections(doc: Doc, bare: list[str], order: list[int], fail) -> None:
+    """Each section's body: from after its <h2> line to its closing </section> line."""
     ends = order[1:] + [None]
     for name, start, nxt in zip(ALL_SECTIONS, order, ends):
         if start + 1 >= len(bare) or not bare[start + 1].startswith("<h2>"):
@@ -303,16 +326,14 @@ def parse(text: str, path: str = "<task>") -> Doc:
             fail(close + 1, f'text between section "{name}" and the next section')
         doc.sections[name] = (start + 2, close)
 
-    _parse_links(doc, bare, fail)
-    _parse_log(doc, bare, fail)
+
+def _check_tail(doc: Doc, bare: list[str], fail) -> None:
     tail = [j for j in range(doc.sections["log"][1] + 1, len(bare)) if bare[j].strip()]
     for position, expected in enumerate(["</body>", "</html>", None]):
         at = tail[position] if position < len(tail) else None
         if (bare[at] if at is not None else None) != expected:
             fail(at if at is not None else len(bare) - 1,
                  "the log section must be followed by </body> and </html> only")
-    _check_values(doc, fail)
-    return doc
 
 
 def _parse_links(doc: Doc, bare: list[str], fail) -> None:

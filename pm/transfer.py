@@ -65,8 +65,14 @@ def normalise(record: dict, where: str) -> dict:
     return out
 
 
+def dump_records(records) -> str:
+    """JSONL: one record (a task's full JSON object) a line."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
 def dump_jsonl(tasks) -> str:
-    return "".join(json.dumps(t.full(), ensure_ascii=False) + "\n" for t in tasks)
+    """JSONL of full Tasks."""
+    return dump_records(t.full() for t in tasks)
 
 
 # -- Backlog.md ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from pm import api
 from pm.graph import analyse
-from pm.web import arrange
+import pm.web.arrange as arrange
 from pm.web.templating import FILTERS
 
 CARD_LIMIT = 200  # per column: keeps the page light at 10,000 tasks (overview.html lists all)

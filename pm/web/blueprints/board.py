@@ -1,7 +1,8 @@
 """The board: one column per status, plus the blocked tasks."""
 from flask import Blueprint, render_template
 
-from pm.web import arrange, data
+import pm.web.arrange as arrange
+import pm.web.data as data
 
 bp = Blueprint("board", __name__)
 

@@ -1,7 +1,8 @@
 """The overview: the ranked sprint and the whole backlog by status and priority."""
 from flask import Blueprint, redirect, render_template, url_for
 
-from pm.web import arrange, data
+import pm.web.arrange as arrange
+import pm.web.data as data
 
 bp = Blueprint("overview", __name__)
 

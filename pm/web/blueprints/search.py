@@ -1,7 +1,7 @@
 """Full-text search over every task file."""
 from flask import Blueprint, render_template, request
 
-from pm.web import data
+import pm.web.data as data
 
 bp = Blueprint("search", __name__)
 

@@ -5,7 +5,7 @@ from pathlib import PurePath
 from flask import Blueprint, redirect, render_template, url_for
 
 from pm.api import TaskNotFound
-from pm.web import data
+import pm.web.data as data
 from pm.web.diffs import diff_lines, diff_stats
 
 bp = Blueprint("tasks", __name__, url_prefix="/tasks")

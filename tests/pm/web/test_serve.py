@@ -35,7 +35,7 @@ def test_server_thread_serves_then_stops_and_frees_the_port(tracker):
     from pm.web.serve import ServerThread
 
     server = ServerThread(create_app(tracker)).start()
-    port = int(server.server.effective_port)
+    port = server.port
     with urllib.request.urlopen(server.url + "/board", timeout=20) as response:
         assert response.status == 200
     server.stop()

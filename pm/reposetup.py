@@ -1,0 +1,66 @@
+"""A tracker's git repo set up for pm: `pm init`'s files, and per clone the merge driver and
+post-merge hook that keep merges of overview.html from ever conflicting."""
+from __future__ import annotations
+
+import os
+import sys
+
+from pm import gitrepo
+from pm.errors import PmError
+from pm.layout import GITATTRIBUTES, MARKER, TASKS, Paths, is_tracker
+
+SETUP_STAMP = "setup-1"
+MARKER_TEXT = "pm tracker, format 1; see docs/pm-format.md\n"
+HOOK = ("#!/bin/sh\n# pm: regenerate overview.html from the merged tasks\n"
+        'PM_DIR="$(pwd)" exec "{python}" -m pm.cli overview --commit --quiet\n')
+# What `pm init` writes and commits (the overview is added by whoever commits them).
+INIT_FILES = (MARKER, ".gitattributes", f"{TASKS}/.keep")
+
+
+def ensure(paths: Paths, force: bool = False) -> None:
+    """Install the merge driver and the hook once per clone (a stamp in .git/pm says so)."""
+    from plumbing.files import atomic_write
+    stamp = os.path.join(paths.pm_dir, SETUP_STAMP)
+    if not force and os.path.exists(stamp):
+        return
+    try:
+        os.makedirs(paths.pm_dir, exist_ok=True)
+        gitrepo.git(paths.root, "config", "merge.pm-overview.name",
+                    "pm: keep ours, regenerated after the merge")
+        gitrepo.git(paths.root, "config", "merge.pm-overview.driver", "true")
+        hook = os.path.join(paths.root, ".git", "hooks", "post-merge")
+        if not os.path.exists(hook):
+            os.makedirs(os.path.dirname(hook), exist_ok=True)
+            atomic_write(hook, HOOK.format(python=sys.executable), mode=0o755)
+        atomic_write(stamp, "merge driver and post-merge hook installed\n", durable=False)
+    except (OSError, PmError):
+        pass  # read-only trackers still work for reading
+
+
+def create_files(root: str) -> Paths:
+    """Lay out a new tracker in ROOT (a new git repo unless ROOT already is one); the files
+    in INIT_FILES are written but not committed."""
+    from plumbing.files import atomic_write
+    root = os.path.abspath(root)
+    if is_tracker(root):
+        raise PmError(f"{root} already holds a pm tracker")
+    os.makedirs(os.path.join(root, TASKS), exist_ok=True)
+    if not os.path.isdir(os.path.join(root, ".git")):
+        gitrepo.init(root)
+    atomic_write(os.path.join(root, MARKER), MARKER_TEXT)
+    atomic_write(os.path.join(root, ".gitattributes"), GITATTRIBUTES)
+    atomic_write(os.path.join(root, TASKS, ".keep"), "")
+    paths = Paths(root)
+    ensure(paths, force=True)
+    return paths
+
+
+def has_merge_attribute(paths: Paths) -> bool:
+    """Whether .gitattributes names pm's merge driver for overview.html."""
+    try:
+        with open(paths.path(".gitattributes"), encoding="utf-8", newline="") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return False
+    return any(line.split() == ["overview.html", "merge=pm-overview"] for line in text.splitlines())
+

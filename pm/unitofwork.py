@@ -1,0 +1,199 @@
+"""The unit of work: the one way anything changes a tracker.
+
+    with UnitOfWork(paths, actor, lock_timeout) as work:
+        doc = work.doc(7)                      # read and validate, under the lock
+        doc.set_meta("status", "done")
+        work.save(doc, now())                  # atomic, durable write
+        work.commit([doc.path], "pm: #7 ...", changed=[doc.task()])   # overview + one commit
+
+Entering takes the tracker lock (bounded wait, holder named) and makes sure the clone has
+its merge driver. Every write, create and remove is remembered; if anything fails before
+the commit lands - a write, the overview, git - every file is put back as it was, files
+created are removed, the index is restaged to match HEAD again, and the lock is released.
+A commit that landed is kept: the undo log starts afresh after it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from plumbing import files
+from plumbing import lock as plumbing_lock
+
+from pm import gitrepo, queries, reposetup, taskfile
+from pm.errors import Conflict, LockTimeout
+from pm.layout import OVERVIEW, Paths, task_names
+from pm.model import Actor, Task
+from pm.overview import parse_overview, render_overview
+
+LOCK_FIX = "wait for it to finish, or raise PM_LOCK_TIMEOUT"
+
+
+class UnitOfWork:
+    """A change to one tracker under its lock that commits whole or leaves nothing."""
+
+    def __init__(self, paths: Paths, actor: Actor, lock_timeout: float):
+        self.paths = paths
+        self.actor = actor
+        self.lock_timeout = lock_timeout
+        self._lock = None
+        self._undo: dict[str, str | None] = {}  # absolute path -> old text (None: did not exist)
+        self._staged = False
+
+    # -- the lock and the roll-back ---------------------------------------------------------
+    def __enter__(self) -> "UnitOfWork":
+        os.makedirs(self.paths.pm_dir, exist_ok=True)
+        reposetup.ensure(self.paths)  # a fresh clone gets its merge driver before its first change
+        holder = f"{self.actor.name} {' '.join(sys.argv[1:3])}".rstrip()
+        lock = plumbing_lock.locked(self.paths.lock, holder=holder, timeout=self.lock_timeout,
+                                    what="tracker lock", fix=LOCK_FIX)
+        try:
+            lock.__enter__()
+        except plumbing_lock.LockTimeout as exc:
+            raise LockTimeout(str(exc)) from None
+        self._lock = lock
+        self._undo, self._staged = {}, False
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        try:
+            if kind is not None:
+                self.roll_back()
+        finally:
+            self._undo, self._staged = {}, False
+            lock, self._lock = self._lock, None
+            lock.__exit__(None, None, None)
+
+    def roll_back(self) -> None:
+        """Put back every file written since the last commit; restage them if git saw them."""
+        undo, self._undo = self._undo, {}
+        for path, text in undo.items():
+            try:
+                if text is None:
+                    os.unlink(path)
+                elif _read_or_none(path) != text:
+                    files.atomic_write(path, text)
+            except Exception:  # put back all the others; the change's own error is raised
+                pass
+        if undo and self._staged:
+            # The failure came after staging: stage the restored files again so the index
+            # matches HEAD and the work tree once more.
+            rels = [os.path.relpath(p, self.paths.root) for p in undo]
+            gitrepo.git(self.paths.root, "update-index", "--add", "--remove", "-z", "--stdin",
+                        input="\0".join(rels) + "\0", check=False)
+        self._staged = False
+
+    # -- reading under the lock -------------------------------------------------------------
+    def doc(self, task_id: int) -> taskfile.Doc:
+        """A task file parsed and validated (TaskNotFound, ParseError)."""
+        return queries.read_doc(self.paths, int(task_id))
+
+    def tasks(self) -> list[Task]:
+        """Every task as a summary, as the files are now."""
+        return queries.all_tasks(self.paths)
+
+    def names(self) -> dict[int, str]:
+        """{id: file name} of the task files."""
+        return task_names(self.paths.tasks_dir)
+
+    # -- writing ----------------------------------------------------------------------------
+    def _remember(self, path: str) -> None:
+        if path not in self._undo:
+            self._undo[path] = _read_or_none(path)
+
+    def write(self, rel: str, text: str, *, durable: bool = True) -> None:
+        """Replace a tracker file (REL to the root, or an absolute path) atomically."""
+        path = self.paths.path(rel)
+        self._remember(path)
+        files.atomic_write(path, text, durable=durable)
+
+    def write_state(self, path: str, text: str) -> None:
+        """Write a file of this clone's own state in .git/pm that a roll-back keeps (a
+        reserved number stays given even when its change fails: never handed out twice)."""
+        files.atomic_write(path, text)
+
+    def create(self, rel: str, text: str) -> None:
+        """Create a file that must not exist yet; Conflict if it does (never overwritten)."""
+        path = self.paths.path(rel)
+        try:
+            files.create_exclusive(path, text)
+        except FileExistsError:
+            raise Conflict(f"{path} already exists; pm never overwrites a task file") from None
+        self._undo.setdefault(path, None)
+
+    def remove(self, rel: str) -> None:
+        """Delete a tracker file."""
+        path = self.paths.path(rel)
+        self._remember(path)
+        os.unlink(path)
+        files.fsync_dir(os.path.dirname(path))
+
+    def save(self, doc: taskfile.Doc, stamp: str) -> None:
+        """Write an edited task back, its updated time set and its fields line redrawn."""
+        doc.set_meta("updated", stamp)
+        doc.refresh_fields()
+        self.write(doc.path, doc.to_text())
+
+    # -- the overview and the commit --------------------------------------------------------
+    def overview_text(self) -> str:
+        return render_overview(self.tasks())
+
+    def refresh_overview(self, changed: list[Task] | None = None) -> bool:
+        """Bring overview.html up to date; True if it changed. CHANGED (the touched tasks, as
+        now written) lets it be patched row by row instead of read from every task file."""
+        path = self.paths.path(OVERVIEW)
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                old = fh.read()
+        except FileNotFoundError:
+            old = None
+        text = self._patched_overview(old, changed) if old is not None and changed is not None else None
+        if text is None:
+            text = self.overview_text()
+        if text == old:
+            return False
+        # Generated from the task files (and committed): no fsync needed, and at 10,000 tasks
+        # fsyncing its 1.5 MB would cost more than the rest of a status change.
+        self.write(OVERVIEW, text, durable=False)
+        return True
+
+    def _patched_overview(self, old: str, changed: list[Task]) -> str | None:
+        model = parse_overview(old)
+        if model is None:
+            return None
+        model.remove({t.id for t in changed})
+        for t in changed:
+            model.add(t)
+        # Files added or removed behind pm's back: count them, then render it whole.
+        count = sum(1 for n in os.listdir(self.paths.tasks_dir)
+                    if n.endswith(".html") and not n.startswith("."))
+        return model.text() if model.total() == count else None
+
+    def dirty(self, rel: str) -> bool:
+        """Whether git sees REL differ from HEAD."""
+        return bool(gitrepo.git(self.paths.root, "status", "--porcelain", "--", rel).strip())
+
+    def commit(self, rels: list[str], message: str, trailers=(), *, changed=None,
+               overview: bool = True) -> str:
+        """Refresh the overview (unless OVERVIEW=False) and commit exactly RELS (plus the
+        overview) in one commit naming who acts; returns its id."""
+        rels = list(dict.fromkeys(rels))
+        if overview:
+            self.refresh_overview(changed)
+            if OVERVIEW not in rels:
+                rels.append(OVERVIEW)
+        actor = self.actor
+        lines = [message, "", f"PM-Role: {actor.role}", f"PM-Session: {actor.session}", *trailers]
+        self._staged = True
+        commit = gitrepo.commit_paths(self.paths.root, rels, "\n".join(lines) + "\n", actor.name,
+                                      f"{actor.session}@{actor.role}.pm.invalid")
+        self._undo, self._staged = {}, False  # landed: nothing to roll back any more
+        return commit
+
+
+def _read_or_none(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
