@@ -116,13 +116,16 @@ def parse_overview(text: str) -> Model | None:
     return model
 
 
-def update_overview(old_text: str, changed) -> str | None:
+def update_overview(old_text: str, changed, task_count: int | None = None) -> str | None:
     """The overview after `changed` tasks (their new summaries) were written, or None when
-    the old text is not a generated overview (the caller then renders it whole)."""
+    the old text is not a generated overview, or does not end up listing TASK_COUNT tasks
+    (files added or removed behind pm's back): the caller then renders it whole."""
     model = parse_overview(old_text)
     if model is None:
         return None
     model.remove({t.id for t in changed})
     for t in changed:
         model.add(t)
+    if task_count is not None and model.total() != task_count:
+        return None
     return model.text()

@@ -24,7 +24,7 @@ from pm import gitrepo, queries, reposetup, taskfile
 from pm.errors import Conflict, LockTimeout
 from pm.layout import OVERVIEW, Paths, task_names
 from pm.model import Actor, Task
-from pm.overview import parse_overview, render_overview
+from pm.overview import render_overview, update_overview
 
 LOCK_FIX = "wait for it to finish, or raise PM_LOCK_TIMEOUT"
 
@@ -158,16 +158,9 @@ class UnitOfWork:
         return True
 
     def _patched_overview(self, old: str, changed: list[Task]) -> str | None:
-        model = parse_overview(old)
-        if model is None:
-            return None
-        model.remove({t.id for t in changed})
-        for t in changed:
-            model.add(t)
-        # Files added or removed behind pm's back: count them, then render it whole.
         count = sum(1 for n in os.listdir(self.paths.tasks_dir)
                     if n.endswith(".html") and not n.startswith("."))
-        return model.text() if model.total() == count else None
+        return update_overview(old, changed, task_count=count)
 
     def dirty(self, rel: str) -> bool:
         """Whether git sees REL differ from HEAD."""
