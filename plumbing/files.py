@@ -114,3 +114,41 @@ def _mode_for(target: Path, mode: int | None) -> int:
 # os.umask can only be read by setting it: read it once, at import, before threads write files.
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
+
+
+def append_line(path: StrPath, line: str, *, durable: bool = True) -> None:
+    """Append LINE (a newline is added if missing) to PATH in one write(2) on an O_APPEND
+    descriptor, then fsync: a journal whose readers see whole lines, and after a kill or a
+    power cut at most a torn last line (which `read_lines` leaves out).
+
+    Creates PATH if needed (and fsyncs its directory then, so the new name is durable too)."""
+    payload = (line if line.endswith("\n") else line + "\n").encode("utf-8")
+    created = not os.path.exists(path)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        written = os.write(fd, payload)
+        if written != len(payload):  # a short write (disk full): finish it, or fail loudly
+            view = memoryview(payload)[written:]
+            while view:
+                view = view[os.write(fd, view):]
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created and durable:
+        fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+def read_lines(path: StrPath, *, repair: bool = False) -> list[str]:
+    """The complete lines of a file written by `append_line` (without their newlines); a torn
+    last line (no newline: the writer was killed mid-write) is left out, and with REPAIR cut
+    off the file so that the next append starts a fresh line."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    end = data.rfind(b"\n") + 1
+    if repair and end < len(data):
+        with open(path, "r+b") as fh:
+            fh.truncate(end)
+            fh.flush()
+            os.fsync(fh.fileno())
+    return data[:end].decode("utf-8").splitlines()

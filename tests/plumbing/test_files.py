@@ -148,3 +148,19 @@ def test_writers_killed_at_random_points_leave_old_or_new_content(tmp_path):
     # A SIGKILL can leave a writer's temp file behind; it is a dot-file that no reader takes
     # for the real one.
     assert all(n in "abc" or (n.startswith(".") and n.endswith(".tmp")) for n in os.listdir(tmp_path))
+
+
+def test_append_line_appends_whole_lines_and_read_lines_drops_a_torn_tail(tmp_path):
+    from plumbing.files import append_line, read_lines
+
+    path = tmp_path / "journal.jsonl"
+    append_line(path, '{"a": 1}')
+    append_line(path, '{"b": 2}\n')
+    assert path.read_text() == '{"a": 1}\n{"b": 2}\n'
+    with open(path, "a") as fh:  # a writer killed mid-line
+        fh.write('{"c": ')
+    assert read_lines(path) == ['{"a": 1}', '{"b": 2}']
+    assert path.read_text().endswith('{"c": ')  # read only: untouched
+    assert read_lines(path, repair=True) == ['{"a": 1}', '{"b": 2}']
+    append_line(path, '{"d": 4}')
+    assert read_lines(path) == ['{"a": 1}', '{"b": 2}', '{"d": 4}']
