@@ -1,31 +1,53 @@
 """The Go adapter: two GTP engines, GNU Go as the usual opponent, `engines.go.referee` as judge.
 
-The candidate (default: our `engines gtp go`) gets a per-move time limit through
-`time_settings 0 S 1` (S seconds of byo-yomi for every move); the opponent (default: GNU Go at
-the level, Chinese rules, komi, seeded) plays unlimited. A game ends on two passes, a
-resignation, a forfeit (illegal move, crash, or far over the time limit) or the move limit; the
-referee (GNU Go's dead-stone list + area count, cross-checked by a play-out) scores it, and its
-SGF is saved. Command lines take {seed}, {level}, {komi} and {size} placeholders.
+Each side (candidate, opponent) has its own limits (`Side`): a time per move (byo-yomi, sent as
+`time_settings 0 S 1`), a time per game (base + increment: `time_settings BASE 0 0`, then
+`time_left` before every move; the runner keeps the clock and adds the increment), a playout
+budget (`soloshop-playouts`) or search threads (`soloshop-threads`) when the engine knows them.
+A move over S + tolerance, or a game clock below -tolerance, is a time loss.
+
+A game starts from its opening (setup stones and moves sent with `play` to both engines) and
+ends on two passes, a resignation, a forfeit or the move limit. Forfeits and their reasons
+(`GameResult.forfeit`): 'illegal' (a move the rules forbid, checked here by
+`engines.go.rules`), 'crash' (the engine exited), 'time' (over its time), 'timeout' (no answer
+to a command within --timeout, with no time control to blame), 'garbage' (an answer that is no
+GTP or no vertex), 'refused' (it refused a setup command, the opening or the other side's
+legal move). Every read has a deadline, engines run in sessions of their own and are killed on
+the way out. The referee (GNU Go's dead-stone list + area count, cross-checked by a play-out)
+scores finished games; the SGF is saved and journaled. Command lines take {seed}, {level},
+{komi} and {size} placeholders.
+
+`play_one((settings, spec))` is the picklable unit a pool runs: it builds the game inside the
+worker.
 """
 from __future__ import annotations
 
 import math
-import threading
+import os
+import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from engines.go import sgf
-from engines.go.coords import BadVertex, from_gtp
+from engines.go import rules, sgf
+from engines.go.coords import BadVertex, from_gtp, to_gtp
 from engines.go.gtp import GtpClient, GtpClientError
-from engines.go.referee import Ending, Referee, RefereeError
+from engines.go.referee import GNUGO, Ending, Referee, RefereeError
+from engines.match import openings as go_openings
+from engines.match.adapter import GameSpec
 from engines.match.commands import build_argv, engines_command
+from engines.match.pool import Cancelled, stopping
 from engines.match.results import GameResult
+from plumbing.errors import NamedError
 
 GNUGO_CMD = ("/usr/games/gnugo --mode gtp --level {level} --chinese-rules --komi {komi} "
              "--seed {seed}")
-OVERTIME_FACTOR = 10  # a move this many times over the limit (+5 s) forfeits: a hung engine
-UNLIMITED = 300.0  # seconds a move may take without a limit before the player forfeits
+DEFAULT_TOLERANCE = 1.0  # seconds over a move's (or a game's) time before it is a time loss
+DEFAULT_TIMEOUT = 120.0  # seconds any command may take when no time control bounds it
+
+
+class MatchSetupError(NamedError):
+    """A match that cannot start (an engine command that does not exist or cannot play)."""
 
 
 def default_engine_cmd() -> str:
@@ -33,130 +55,321 @@ def default_engine_cmd() -> str:
 
 
 @dataclass
+class Side:
+    """One player's command line and limits."""
+
+    cmd: str
+    seconds: float | None = None  # per move (byo-yomi)
+    tc: tuple[float, float] | None = None  # per game: base seconds, increment per move
+    playouts: int | None = None
+    threads: int | None = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.tc:
+            parts.append(f"{self.tc[0]:g}+{self.tc[1]:g} s/game")
+        if self.seconds:
+            parts.append(f"{self.seconds:g} s/move")
+        if self.playouts:
+            parts.append(f"{self.playouts} playouts")
+        if self.threads:
+            parts.append(f"{self.threads} threads")
+        return ", ".join(parts) or "no limit"
+
+
+@dataclass
 class GoSettings:
     size: int
     komi: float
-    seconds: float | None  # the candidate's limit per move
     level: int  # the default opponent's GNU Go level ({level})
-    engine_cmd: str
-    opponent_cmd: str
     max_moves: int
     out: Path  # game-NNN.sgf here, the players' stderr under logs/
-    playouts: int | None = None
-    threads: int | None = None
+    candidate: Side
+    opponent: Side
     referee_level: int = 10
+    tolerance: float = DEFAULT_TOLERANCE
+    timeout: float = DEFAULT_TIMEOUT
+    openings: str | None = "generate"  # an SGF file or directory, "generate", or None (empty)
 
 
 class GoAdapter:
     """Go games between two GTP engines, judged by a fresh GNU Go referee each."""
 
-    fatal = (GtpClientError, RefereeError, OSError)
+    game = "go"
+    fatal = (RefereeError,)
 
-    def __init__(self, settings: GoSettings, referee: Referee | None = None):
+    def __init__(self, settings: GoSettings):
         self.settings = settings
-        self.limit = settings.seconds
-        self.referee = referee or Referee(level=settings.referee_level)
+        self.limit = settings.candidate.seconds
         self.names: dict[str, str] = {}
         (settings.out / "logs").mkdir(parents=True, exist_ok=True)
+
+    # -- before any game
+
+    def openings(self, pairs: int, seed: int) -> list:
+        s = self.settings
+        if not s.openings:
+            return [go_openings.EMPTY]
+        if s.openings == "generate":
+            return go_openings.generate(s.size, pairs, seed)
+        return go_openings.load(s.openings, s.size)
+
+    def check(self) -> None:
+        """Both engines start and speak GTP, and the referee exists; else MatchSetupError."""
+        s = self.settings
+        if not (os.access(GNUGO, os.X_OK)):
+            raise MatchSetupError(f"the match stopped before any game: the referee {GNUGO} is "
+                                  "missing (install Debian's gnugo)")
+        for role, side in (("candidate", s.candidate), ("opponent", s.opponent)):
+            argv = build_argv(side.cmd, seed=1, level=s.level, komi=f"{s.komi:g}", size=s.size)
+            if not argv or not (shutil.which(argv[0]) or os.access(argv[0], os.X_OK)):
+                raise MatchSetupError(f"the match stopped before any game: the {role} command "
+                                      f"{argv[0] if argv else side.cmd!r} does not exist "
+                                      f"({side.cmd})")
+            try:
+                with GtpClient(argv, name=role, timeout=min(s.timeout, 60.0),
+                               own_session=True) as client:
+                    client.command(f"boardsize {s.size}")
+                    name = client.command("name")
+                    version = client.command("version")
+            except (OSError, GtpClientError) as error:
+                raise MatchSetupError(f"the match stopped before any game: the {role} "
+                                      f"({side.cmd}) cannot play: {error}") from None
+            self.names[role] = f"{name} {version}".strip()
+
+    def options(self) -> dict:
+        """What the games depend on: a resumed match must have the same."""
+        s = self.settings
+        source = s.openings
+        if source and source != "generate":
+            source = go_openings.source_id(source)
+        return {"size": s.size, "komi": s.komi, "level": s.level, "max_moves": s.max_moves,
+                "engine": s.candidate.cmd, "opponent": s.opponent.cmd,
+                "seconds": s.candidate.seconds, "tc": s.candidate.tc,
+                "playouts": s.candidate.playouts, "threads": s.candidate.threads,
+                "opponent_seconds": s.opponent.seconds, "opponent_tc": s.opponent.tc,
+                "opponent_playouts": s.opponent.playouts,
+                "opponent_threads": s.opponent.threads,
+                "referee_level": s.referee_level, "tolerance": s.tolerance,
+                "timeout": s.timeout, "openings": source}
 
     def conditions(self) -> dict:
         s = self.settings
         return {"candidate": self.names.get("candidate", "candidate"),
                 "opponent": self.names.get("opponent", "opponent"),
-                "candidate_cmd": s.engine_cmd, "opponent_cmd": s.opponent_cmd,
-                "size": s.size, "komi": s.komi, "seconds": s.seconds, "playouts": s.playouts,
-                "threads": s.threads, "level": s.level, "referee_level": s.referee_level,
-                "max_moves": s.max_moves}
+                "candidate_cmd": s.candidate.cmd, "opponent_cmd": s.opponent.cmd,
+                "candidate_limits": s.candidate.describe(),
+                "opponent_limits": s.opponent.describe(),
+                "size": s.size, "komi": s.komi, "seconds": s.candidate.seconds,
+                "playouts": s.candidate.playouts, "threads": s.candidate.threads,
+                "level": s.level, "referee_level": s.referee_level, "max_moves": s.max_moves,
+                "tolerance": s.tolerance, "timeout": s.timeout,
+                "openings": s.openings or "none (empty board)"}
+
+    def threads_per_game(self) -> int:
+        s = self.settings
+        return max(s.candidate.threads or 1, s.opponent.threads or 1)
 
     def describe(self, c: dict) -> str:
-        return (f"{c['size']}x{c['size']}, komi {c['komi']:g}, Chinese rules, "
-                f"{c['seconds']} s/move limit for the candidate, opponent level {c['level']}, "
-                f"seeds {c['seeds']}, {c['jobs']} game(s) at a time, referee GNU Go level "
-                f"{c['referee_level']}")
+        return (f"{c['size']}x{c['size']}, komi {c['komi']:g}, Chinese rules, candidate "
+                f"{c.get('candidate_limits', c['seconds'])}, opponent "
+                f"{c.get('opponent_limits', 'no limit')} (level {c['level']}), openings "
+                f"{c.get('openings')}, tolerance {c.get('tolerance')} s, seeds {c['seeds']}, "
+                f"{c['jobs']} game(s) at a time, referee GNU Go level {c['referee_level']}")
 
-    def play_game(self, index: int, seed: int, candidate_first: bool,
-                  stop: threading.Event) -> GameResult:
-        s = self.settings
-        candidate_color = "b" if candidate_first else "w"
-        role_of = {candidate_color: "candidate", other(candidate_color): "opponent"}
-        record = sgf.GameRecord(size=s.size, komi=s.komi, rules="Chinese")
-        clients: dict[str, GtpClient] = {}
-        times: dict[str, list[float]] = {"candidate": [], "opponent": []}
+
+class Forfeit(Exception):
+    def __init__(self, role: str, kind: str, detail: str):
+        super().__init__(detail)
+        self.role, self.kind, self.detail = role, kind, detail
+
+
+def play_one(task: tuple[GoSettings, GameSpec]) -> GameResult:
+    """Play one game: the function a pool runs (module level, one picklable argument)."""
+    settings, spec = task
+    return GoGame(settings, spec).play()
+
+
+GoAdapter.play_one = staticmethod(play_one)
+
+
+@dataclass
+class GoGame:
+    settings: GoSettings
+    spec: GameSpec
+    clients: dict = field(default_factory=dict)
+    times: dict = field(default_factory=lambda: {"candidate": [], "opponent": []})
+
+    def play(self) -> GameResult:
+        s, spec = self.settings, self.spec
+        candidate_color = spec.candidate_color
+        self.role_of = {candidate_color: "candidate", other(candidate_color): "opponent"}
+        self.color_of = {v: k for k, v in self.role_of.items()}
+        self.sides = {"candidate": s.candidate, "opponent": s.opponent}
+        opening = spec.opening or go_openings.EMPTY
+        record = sgf.GameRecord(size=s.size, komi=s.komi, rules="Chinese",
+                                setup_black=list(opening.setup_black),
+                                setup_white=list(opening.setup_white))
+        names = {"candidate": "candidate", "opponent": "opponent"}
+        forfeit = None
         try:
-            clients["candidate"] = self._start("candidate", s.engine_cmd, seed, index)
-            self._limit_candidate(clients["candidate"])
-            clients["opponent"] = self._start("opponent", s.opponent_cmd, seed, index)
-            record.black, record.white = self.names[role_of["b"]], self.names[role_of["w"]]
-            ending = self._play(clients, role_of, record, times, stop)
+            try:
+                for role in ("candidate", "opponent"):
+                    names[role] = self._start(role)
+                record.black, record.white = names[self.role_of["b"]], names[self.role_of["w"]]
+                ending = self._play(record, opening)
+            except Forfeit as error:
+                forfeit = error
+                ending = Ending("forfeit", self.color_of[error.role],
+                                f"{error.role} ({error.kind}): {error.detail}")
         finally:
-            for client in clients.values():
+            for client in self.clients.values():
                 client.close()
-        verdict = self.referee.judge(record, ending)
+        verdict = Referee(level=s.referee_level).judge(record, ending)
+        if forfeit is None and verdict.result.endswith("+F"):  # the referee's own check
+            forfeit = Forfeit(self.role_of[other(verdict.winner)], "illegal", verdict.reason)
         record.result = verdict.result
-        record.comment = (f"{verdict.reason}. Match seed {seed}; candidate limit "
-                          f"{s.seconds} s/move; opponent level {s.level}.")
-        path = s.out / f"game-{index:03d}.sgf"
+        record.comment = (f"{verdict.reason}. Match seed {spec.seed}; opening {opening.id}; "
+                          f"candidate {s.candidate.describe()}; opponent "
+                          f"{s.opponent.describe()}.")
+        path = s.out / f"game-{spec.index:03d}.sgf"
         sgf.save(path, record)
         points = 0.5 if verdict.winner is None else float(verdict.winner == candidate_color)
-        return GameResult(index, seed, candidate_color, verdict.result, verdict.winner, points,
-                          verdict.reason, ending.kind, len(record.moves), times["candidate"],
-                          times["opponent"], verdict.disputed, str(path))
+        return GameResult(spec.index, spec.seed, candidate_color, verdict.result, verdict.winner,
+                          points, verdict.reason, ending.kind, len(record.moves),
+                          self.times["candidate"], self.times["opponent"], verdict.disputed,
+                          str(path), pair=spec.pair, opening=opening.id,
+                          forfeit=forfeit.kind if forfeit else "",
+                          forfeited_by=forfeit.role if forfeit else "",
+                          record=sgf.dumps(record), record_format="sgf")
 
-    def _start(self, role: str, template: str, seed: int, index: int) -> GtpClient:
-        s = self.settings
-        argv = build_argv(template, seed=seed, level=s.level, komi=f"{s.komi:g}", size=s.size)
-        with open(s.out / "logs" / f"game-{index:03d}-{role}.stderr", "wb") as log:
-            # the child holds its own copy of the descriptor
-            client = GtpClient(argv, name=role, stderr=log, timeout=UNLIMITED)
+    # -- talking to the engines
+
+    def _command(self, role: str, line: str, timeout: float | None = None,
+                 time_control: bool = False) -> str:
         try:
-            client.command(f"boardsize {s.size}")
-            client.command("clear_board")
-            client.command(f"komi {s.komi:g}")
-            name = client.command("name")
-            version = client.command("version")
-            self.names.setdefault(role, f"{name} {version}".strip())
-        except GtpClientError:
-            client.close()
-            raise
-        return client
+            return self.clients[role].command(line, timeout=timeout)
+        except GtpClientError as error:
+            raise self._forfeit(role, error, time_control) from None
 
-    def _limit_candidate(self, client: GtpClient) -> None:
-        s = self.settings
-        if s.playouts and client.command("known_command soloshop-playouts") == "true":
-            client.command(f"soloshop-playouts {s.playouts}")
-        if s.threads and client.command("known_command soloshop-threads") == "true":
-            client.command(f"soloshop-threads {s.threads}")
-        if s.seconds:
-            try:
-                client.command(f"time_settings 0 {s.seconds:g} 1")
-            except GtpClientError:  # strict GTP wants integer seconds
-                client.command(f"time_settings 0 {math.ceil(s.seconds)} 1")
+    @staticmethod
+    def _forfeit(role: str, error: GtpClientError, time_control: bool = False) -> Exception:
+        """The forfeit an engine's failure is (or Cancelled when the pool is closing)."""
+        if error.kind == "cancelled":
+            return Cancelled(str(error))
+        if error.kind == "timeout":
+            if time_control:
+                return Forfeit(role, "time", f"over its time: {error}")
+            return Forfeit(role, "timeout", f"stopped answering: {error}")
+        return Forfeit(role, error.kind, str(error))
 
-    def _play(self, clients, role_of, record, times, stop: threading.Event) -> Ending:
-        s = self.settings
-        color, passes = "b", 0
-        hard_limit = (OVERTIME_FACTOR * s.seconds + 5) if s.seconds else UNLIMITED
-        while True:
-            if stop.is_set():
-                raise KeyboardInterrupt
-            role = role_of[color]
-            started = time.monotonic()
+    def _start(self, role: str) -> str:
+        s, side = self.settings, self.sides[role]
+        argv = build_argv(side.cmd, seed=self.spec.seed, level=s.level, komi=f"{s.komi:g}",
+                          size=s.size)
+        log_path = s.out / "logs" / f"game-{self.spec.index:03d}-{role}.stderr"
+        try:
+            with open(log_path, "wb") as log:  # the child holds its own copy of the descriptor
+                self.clients[role] = GtpClient(argv, name=role, stderr=log, timeout=s.timeout,
+                                               own_session=True, cancelled=stopping)
+        except OSError as error:
+            raise Forfeit(role, "crash", f"cannot start {side.cmd}: {error}") from None
+        self._command(role, f"boardsize {s.size}")
+        self._command(role, "clear_board")
+        self._command(role, f"komi {s.komi:g}")
+        name = self._command(role, "name")
+        version = self._command(role, "version")
+        self._limit(role, side)
+        return f"{name} {version}".strip()
+
+    def _optional(self, role: str, *lines: str) -> None:
+        """Try LINES in turn until one is accepted (strict engines want integers)."""
+        for line in lines:
             try:
-                reply = clients[role].command(
-                    f"genmove {color}", timeout=hard_limit if role == "candidate" else UNLIMITED)
+                self.clients[role].command(line)
+                return
             except GtpClientError as error:
-                return Ending("forfeit", color, str(error))
-            times[role].append(time.monotonic() - started)
-            if reply.lower() == "resign":
+                if error.kind != "refused":
+                    raise self._forfeit(role, error) from None
+
+    def _limit(self, role: str, side: Side) -> None:
+        if side.playouts and self._command(role, "known_command soloshop-playouts") == "true":
+            self._command(role, f"soloshop-playouts {side.playouts}")
+        if side.threads and self._command(role, "known_command soloshop-threads") == "true":
+            self._command(role, f"soloshop-threads {side.threads}")
+        if side.tc:
+            base = side.tc[0]
+            self._optional(role, f"time_settings {base:g} 0 0",
+                           f"time_settings {max(1, math.floor(base))} 0 0")
+        elif side.seconds:
+            self._optional(role, f"time_settings 0 {side.seconds:g} 1",
+                           f"time_settings 0 {math.ceil(side.seconds)} 1")
+
+    # -- the game
+
+    def _play(self, record: sgf.GameRecord, opening) -> Ending:
+        s = self.settings
+        board = rules.Game(size=s.size, komi=s.komi)
+        setup = [("b", p) for p in opening.setup_black] + [("w", p) for p in opening.setup_white]
+        for color, point in setup + list(opening.moves):
+            board.play(color, point)
+            for role in ("candidate", "opponent"):
+                try:
+                    self.clients[role].command(f"play {color} {to_gtp(point, s.size)}")
+                except GtpClientError as error:
+                    if error.kind == "refused":
+                        raise Forfeit(role, "refused", f"refused the opening: {error}") from None
+                    raise self._forfeit(role, error) from None
+        record.moves.extend(opening.moves)
+        clock = {role: side.tc[0] for role, side in self.sides.items() if side.tc}
+        color = other(opening.moves[-1][0]) if opening.moves else "b"
+        passes = 0
+        while True:
+            if stopping():
+                raise Cancelled("the match is stopping")
+            role = self.role_of[color]
+            side = self.sides[role]
+            timed = bool(side.tc or side.seconds)
+            if side.tc:
+                self._optional(role, f"time_left {color} {max(0, math.floor(clock[role]))} 0")
+                deadline = max(0.0, clock[role]) + s.tolerance
+            elif side.seconds:
+                deadline = side.seconds + s.tolerance
+            else:
+                deadline = s.timeout
+            started = time.monotonic()
+            reply = self._command(role, f"genmove {color}", timeout=deadline, time_control=timed)
+            elapsed = time.monotonic() - started
+            self.times[role].append(elapsed)
+            if side.tc:
+                clock[role] -= elapsed
+                if clock[role] < -s.tolerance:
+                    raise Forfeit(role, "time", f"lost on time: {-clock[role]:.2f} s over its "
+                                  f"{side.tc[0]:g}+{side.tc[1]:g} game time (tolerance "
+                                  f"{s.tolerance:g} s)")
+                clock[role] += side.tc[1]
+            elif side.seconds and elapsed > side.seconds + s.tolerance:
+                raise Forfeit(role, "time", f"took {elapsed:.2f} s for a move (limit "
+                              f"{side.seconds:g} s + tolerance {s.tolerance:g} s)")
+            if reply.strip().lower() == "resign":
                 return Ending("resign", color)
             try:
                 point = from_gtp(reply, s.size)
             except BadVertex as error:
-                return Ending("forfeit", color, f"{role} answered genmove with {error}")
+                raise Forfeit(role, "garbage", f"answered genmove {color} with {error}") from None
+            reason = board.why_illegal(color, point)
+            if reason:
+                raise Forfeit(role, "illegal", f"played an illegal move {reply.strip()} "
+                              f"({reason}, move {len(record.moves) + 1})")
+            board.play(color, point)
+            other_role = self.role_of[other(color)]
             try:
-                clients[role_of[other(color)]].command(f"play {color} {reply}")
+                self.clients[other_role].command(f"play {color} {to_gtp(point, s.size)}")
             except GtpClientError as error:
-                return Ending("forfeit", color, f"move {reply} rejected: {error}")
+                if error.kind == "refused":
+                    raise Forfeit(other_role, "refused", f"refused the legal move "
+                                  f"{to_gtp(point, s.size)}: {error}") from None
+                raise self._forfeit(other_role, error) from None
             record.moves.append((color, point))
             passes = passes + 1 if point is None else 0
             if passes >= 2:

@@ -8,7 +8,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engines.match.stats import elo_interval, wilson_interval
+from engines.match.stats import (elo_from_pentanomial, elo_from_trinomial, elo_interval,
+                                 pentanomial, trinomial, wilson_interval)
 from plumbing.files import atomic_write
 
 RESULTS = "results.json"
@@ -29,11 +30,40 @@ class GameResult:
     opponent_seconds: list[float] = field(default_factory=list)
     disputed: bool = False
     sgf: str = ""  # the game record's path
+    pair: int = -1  # games 2p and 2p+1 play the same opening with colours swapped
+    opening: str = ""  # the opening's id
+    forfeit: str = ""  # why the loser forfeited: illegal, crash, time, timeout, garbage, refused
+    forfeited_by: str = ""  # 'candidate' or 'opponent' when forfeit is set
+    record: str = ""  # the game record in the game's own format (SGF text for Go)
+    record_format: str = ""
+
+    @classmethod
+    def from_json(cls, entry: dict) -> "GameResult":
+        names = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in entry.items() if k in names})
 
 
-def summarize(results: list[GameResult], conditions: dict, limit: float | None) -> dict:
-    """The match in figures; LIMIT is the candidate's time per move (None: no limit)."""
+def pair_points(results: list[GameResult]) -> list[float]:
+    """The candidate's points of each complete pair (both games played), by pair number."""
+    by_pair: dict[int, list[float]] = {}
+    for r in results:
+        if r.pair >= 0:
+            by_pair.setdefault(r.pair, []).append(r.points)
+    return [sum(p) for _, p in sorted(by_pair.items()) if len(p) == 2]
+
+
+def summarize(results: list[GameResult], conditions: dict, limit: float | None,
+              sprt: dict | None = None) -> dict:
+    """The match in figures; LIMIT is the candidate's time per move (None: no limit); SPRT the
+    test's state (elo0, elo1, alpha, beta, lower, upper, llr, decision) when there is one."""
     games = len(results)
+    wdl = trinomial(r.points for r in results)
+    penta = pentanomial(pair_points(results))
+    forfeits: dict[str, dict[str, int]] = {}
+    for r in results:
+        if r.forfeit:
+            side = forfeits.setdefault(r.forfeited_by or "?", {})
+            side[r.forfeit] = side.get(r.forfeit, 0) + 1
     wins = sum(r.points for r in results)
     low, high = wilson_interval(wins, games)
     per_colour = {}
@@ -47,7 +77,14 @@ def summarize(results: list[GameResult], conditions: dict, limit: float | None) 
         "wins": wins,
         "win_rate": wins / games if games else 0.0,
         "wilson95": [low, high],
+        "score": wins / games if games else None,
         "elo": elo_interval(wins, games),
+        "trinomial": list(wdl),  # wins, draws, losses
+        "elo_trinomial": elo_from_trinomial(*wdl),
+        "pentanomial": penta,  # pairs scoring 0, 0.5, 1, 1.5, 2 points
+        "elo_pentanomial": elo_from_pentanomial(penta),
+        "forfeits": forfeits,  # {"candidate": {"time": 2}, ...}
+        "sprt": sprt,
         "per_colour": per_colour,
         "endings": {kind: sum(r.ending == kind for r in results)
                     for kind in sorted({r.ending for r in results})},
@@ -78,6 +115,12 @@ def format_summary(summary: dict, describe: Callable[[dict], str]) -> str:
         f"  candidate {cand['mean']:.3f} s/move (max {cand['max']:.3f} s, "
         f"{cand['over_limit']} over the limit); opponent "
         f"{summary['opponent_seconds_per_move']['mean']:.3f} s/move",
+        f"  +{summary['trinomial'][0]} ={summary['trinomial'][1]} -{summary['trinomial'][2]}"
+        f" ({format_elo(summary['elo_trinomial'])}); pairs "
+        f"{sum(summary['pentanomial'])}, pentanomial {summary['pentanomial']} "
+        f"({format_elo(summary['elo_pentanomial'])})",
+        f"  forfeits: {format_forfeits(summary['forfeits'])}",
+        *([f"  {summary['sprt']['text']}"] if summary.get("sprt") else []),
         f"  disputed by the referee's cross-check: {summary['disputed_games'] or 'none'}",
         f"  conditions: {describe(c)}; {c['machine']}",
         f"  candidate: {c['candidate_cmd']}",
@@ -89,12 +132,28 @@ def format_elo(elo: dict) -> str:
     """"Elo +191 [+92, +340]"; at a 100% (0%) score only the interval's finite end bounds it."""
     estimate, low, high = elo["estimate"], elo["low"], elo["high"]
     if estimate is not None:
-        return f"Elo {estimate:+.0f} [{low:+.0f}, {high:+.0f}]"
+        ends = [f"{end:+.0f}" if end is not None else "?" for end in (low, high)]
+        return f"Elo {estimate:+.0f} [{ends[0]}, {ends[1]}]"
     if low is not None:
         return f"Elo at least {low:+.0f}"
     if high is not None:
         return f"Elo at most {high:+.0f}"
     return "Elo unknown"
+
+
+def format_forfeits(forfeits: dict) -> str:
+    parts = [f"{side} {kind} {n}" for side, kinds in sorted(forfeits.items())
+             for kind, n in sorted(kinds.items())]
+    return ", ".join(parts) or "none"
+
+
+def format_sprt(sprt: dict) -> str:
+    """"SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 1.23 in [-2.94, 2.94], H1 accepted"."""
+    state = {"H1": "H1 accepted (stronger by elo1)", "H0": "H0 accepted (elo0)"}.get(
+        sprt.get("decision"), "undecided")
+    return (f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
+            f"beta={sprt['beta']:g}: LLR {sprt['llr']:.2f} in [{sprt['lower']:.2f}, "
+            f"{sprt['upper']:.2f}], {state}")
 
 
 def progress_line(result: GameResult, done: int, total: int, wins: float) -> str:
