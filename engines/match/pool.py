@@ -63,12 +63,21 @@ class LocalPool:
             _current.stop = None
 
     def run(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        """Submit every item now; iterate to get (item, result) as games complete."""
         pending = {}
         for item in items:
             future = self._executor.submit(self._call, fn, item)
             pending[future] = item
             self._futures.add(future)
+        return self._completed(pending)
+
+    def _completed(self, pending: dict) -> Iterator[tuple[Any, Any]]:
         while pending:
+            for future in [f for f in pending if f.cancelled()]:  # never started: no result
+                del pending[future]
+                self._futures.discard(future)
+            if not pending:
+                break
             done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in done:
                 item = pending.pop(future)
