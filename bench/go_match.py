@@ -1,4 +1,5 @@
-"""The Go match runner's old entry point, kept so that earlier command lines still work:
+"""The Go match runner's old entry point, kept so that earlier command lines still work
+(its options are those of `engines match go`; `--jobs` is `--concurrency`, see README.md):
 
     .venv/bin/python bench/go_match.py ARGS   is   engines match go ARGS
 
