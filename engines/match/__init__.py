@@ -5,11 +5,17 @@ The runner knows nothing about any game; a game comes in through an adapter
 and returns a `GameResult`. Today Go is the only game (`engines.match.go`: GTP players, GNU Go
 as the opponent and, through `engines.go.referee`, the judge).
 
-- `stats`: the Wilson score interval of a win rate, and the Elo difference it implies.
+- `stats`, `sprt`, `report`: the statistics (Wilson, trinomial/pentanomial Elo), the SPRT, the
+  HTML report (pure).
+- `openings`: Go openings from SGF (errors name file:line) or generated from a seed.
+- `journal`: OUT/journal.jsonl, appended per game; resume and its refusal on other options.
+- `pool`: where games run (LocalPool; `make_pool` is the hook for the Ray backend).
+- `progress`: the live progress line.
 - `results`: one game's result, the match summary, its text, the results file.
 - `commands`: engine command lines with placeholders, split before they are filled.
 - `adapter`: what a game brings to the runner.
 - `go`: the Go adapter.
-- `runner`: games in parallel, alternating colours, seeds SEED+i, progress, interruption.
+- `runner`: paired openings with colours swapped, seeds SEED+i, the pool, journal/resume, SPRT
+  stop, progress, interruption.
 - `cli`: the `engines match` command.
 """
