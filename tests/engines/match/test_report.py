@@ -40,7 +40,8 @@ def full_summary():
     return {"games": len(points), "wins": wins, "draws": draws, "losses": losses,
             "score": (wins + draws / 2) / len(points),
             "elo": elo_from_pentanomial(pentanomial(pairs)), "pentanomial": pentanomial(pairs),
-            "per_colour": {"black": {"games": 20, "wins": 13.5}, "white": {"games": 20, "wins": 11}},
+            "per_colour": {"black": {"games": 20, "wins": 13.5},
+                           "white": {"games": 20, "wins": 11}},
             "sprt": {"elo0": 0, "elo1": 20, "alpha": 0.05, "beta": 0.05, "lower": sprt.lower,
                      "upper": sprt.upper, "llr": llr, "decision": sprt.decide(llr)},
             "conditions": {"candidate": EVIL, "size": 9, EVIL: "key"}}, timeline

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from engines.match.sprt import Sprt, SprtError, llr_normal_approx
+from engines.match.sprt import Sprt, SprtError, llr_normal_approx, mle_distribution
 from plumbing.errors import NamedError
 
 
@@ -82,7 +82,8 @@ def test_bounds_for_five_percent_errors_are_ln_19():
     asym = Sprt(0, 5, alpha=0.1, beta=0.01)
     assert asym.lower == pytest.approx(math.log(0.01 / 0.9))
     assert asym.upper == pytest.approx(math.log(0.99 / 0.1))
-    assert Sprt(0, 10).describe() == "SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05, bounds [-2.94, 2.94]"
+    assert Sprt(0, 10).describe() == (
+        "SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05, bounds [-2.94, 2.94]")
     assert Sprt(-2.5, 2.5, 0.1, 0.2).describe() == (
         "SPRT elo0=-2.5 elo1=2.5 alpha=0.1 beta=0.2, bounds [-1.50, 2.08]")
 
@@ -261,3 +262,30 @@ def test_paired_games_decide_too():
     # every opening won by the same colour: every pair scores 1, an even match
     game, decision, _ = first_decision([1, 0, 0, 1], sprt, paired=True)
     assert decision == "H0" and game < 200
+
+
+@pytest.mark.parametrize("counts, scores", [([15, 25, 60], [0, 0.5, 1]), ([0, 2, 3], [0, 0.5, 1]),
+                                            ([4, 1, 0], [0, 0.5, 1]), ([0, 0, 3, 4, 0], PAIRS),
+                                            ([0, 0, 7, 0, 0], PAIRS), ([1, 3, 10, 14, 6], PAIRS)])
+@pytest.mark.parametrize("mean", [0.3, 0.5, score_of(20), 0.8])
+def test_the_constrained_distribution_is_one_with_the_mean(counts, scores, mean):
+    p = mle_distribution(counts, scores, mean)
+    assert min(p) >= 0 and sum(p) == pytest.approx(1, abs=1e-12)
+    assert sum(q * x for q, x in zip(p, scores)) == pytest.approx(mean, abs=1e-12)
+    # and no distribution with that mean is more likely: small moves along the constraint
+    base = loglik(counts, p)
+    k = len(p)
+    for i in range(k):
+        for j in range(k):
+            for m in range(k):
+                if len({i, j, m}) < 3:
+                    continue
+                # move mass among three outcomes keeping the total and the mean
+                xi, xj, xm = scores[i], scores[j], scores[m]
+                step = 1e-4
+                moved = list(p)
+                moved[i] += step * (xm - xj)
+                moved[j] += step * (xi - xm)
+                moved[m] += step * (xj - xi)
+                if min(moved) >= 0:
+                    assert loglik(counts, moved) <= base + 1e-12
