@@ -1,0 +1,148 @@
+"""RayPool on a real local Ray cluster (2 CPUs, two worker processes) started by the tests: the
+same results as a plain loop, a kill -9'd worker's task retried and yielded once, fn's own
+errors raised and not retried, check_nodes naming what a node lacks; and, without Ray, the error
+that names the fix. The tests marked `ray` start the cluster; `make check` leaves them out."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from plumbing.errors import NamedError
+from tests.engines.match import ray_tasks
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pytest.importorskip("ray")
+    from engines.match.cluster import RayPool
+
+    pool = RayPool(init_kwargs={"num_cpus": 2, "object_store_memory": 100 * 1024 * 1024})
+    assert pool.started
+    try:
+        yield pool
+    finally:
+        pool.close()
+    import ray
+
+    assert not ray.is_initialized()
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(120)
+def test_results_equal_a_local_loop(pool):
+    items = list(range(20)) + [3, 3]  # repeated items come back once each time they were given
+    through_ray = Counter(pool.run(ray_tasks.shell_square, items))
+    local = Counter((item, ray_tasks.shell_square(item)) for item in items)
+    assert through_ray == local
+    assert sum(through_ray.values()) == len(items)
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(120)
+def test_a_killed_worker_task_is_retried_and_yielded_once(pool, tmp_path):
+    victim = 2
+    items = [(str(tmp_path), i, victim) for i in range(6)]
+    results, errors = [], []
+
+    def consume():
+        try:
+            results.extend(pool.run(ray_tasks.wait_for_flag, items))
+        except BaseException as error:  # pragma: no cover - reported by the assert below
+            errors.append(error)
+
+    consumer = threading.Thread(target=consume)
+    consumer.start()
+    attempts = tmp_path / f"attempts-{victim}"
+    deadline = time.monotonic() + 60
+    while not (attempts.exists() and attempts.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(attempts.read_text().split()[0])
+    assert pid != os.getpid()
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)  # let Ray see the death before the flag lets anything finish
+    (tmp_path / "flag").touch()
+    consumer.join(90)
+    assert not consumer.is_alive() and not errors, errors
+    pids = attempts.read_text().split()
+    assert len(pids) == 2 and pids[0] != pids[1]  # the task ran again, in another worker
+    assert sorted(results) == sorted((item, item[1] * 10) for item in items)
+    assert len(results) == len(items)
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(120)
+def test_an_error_of_fn_is_raised_not_retried(pool, tmp_path):
+    items = [(str(tmp_path), i, 3) for i in range(5)]
+    with pytest.raises(ValueError, match="boom on item 3"):
+        for _ in pool.run(ray_tasks.fail_on, items):
+            pass
+    assert (tmp_path / "attempts-3").read_text().split().__len__() == 1
+    # the pool still works after an application error
+    assert sorted(pool.run(ray_tasks.shell_square, [1, 2])) == [(1, 2), (2, 5)]
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(120)
+def test_check_nodes_names_a_missing_command(pool, tmp_path):
+    pool.check_nodes([f"{sys.executable} -m engines.go", "/bin/sh -c true"])
+    not_executable = tmp_path / "engine"
+    not_executable.write_text("#!/bin/sh\n")
+    with pytest.raises(NamedError) as raised:
+        pool.check_nodes(["no-such-engine-xyz --mode gtp", str(not_executable), "/bin/sh"])
+    message = str(raised.value)
+    node = pool.nodes()[0]
+    assert node["NodeManagerAddress"] in message
+    assert "no-such-engine-xyz (not on PATH" in message
+    assert f"{not_executable} (not executable)" in message
+    assert "/bin/sh" not in message.replace("/bin/sh -c", "")
+    assert "Fix:" in message
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(60)
+def test_conditions_describe_the_cluster(pool):
+    conditions = pool.conditions()
+    assert conditions["pool"] == "ray" and conditions["nodes"] == 1 and conditions["cpus"] == 2
+    assert pool.max_in_flight() == 4
+
+
+def test_without_ray_the_error_names_the_fix():
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "import engines.cli, engines.match.cluster as cluster\n"
+        "try:\n"
+        "    cluster.RayPool()\n"
+        "except cluster.RayNotInstalled as error:\n"
+        "    from plumbing.errors import NamedError\n"
+        "    assert isinstance(error, NamedError)\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Ray is not installed: pip install 'soloshop[cluster]'"
+
+
+def test_only_the_cluster_module_imports_ray():
+    offenders = []
+    for package in ("plumbing", "pm", "instances", "demo", "skills", "engines"):
+        for path in (ROOT / package).rglob("*.py"):
+            if path == ROOT / "engines/match/cluster.py":
+                continue
+            for line in path.read_text().splitlines():
+                words = line.split()
+                if words[:2] in (["import", "ray"], ["from", "ray"]) or \
+                        (words[:1] in (["import"], ["from"]) and len(words) > 1
+                         and words[1].startswith("ray.")):
+                    offenders.append(f"{path.relative_to(ROOT)}: {line.strip()}")
+    assert not offenders
