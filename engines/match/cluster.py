@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -79,6 +80,19 @@ def _node_report(commands: list[str]) -> tuple[str, list[str]]:
     return socket.gethostname(), missing_programs(commands)
 
 
+def _connect_failure(address: str | None, error: Exception) -> str:
+    message = f"cannot connect to the Ray cluster at {address}: {error}"
+    auth = os.environ.get("RAY_AUTH_MODE")
+    if auth is None and address not in (None, "auto"):
+        # Ray (2.60) sends its token to an explicit address only when told to.
+        message += ("; if the cluster uses token authentication (Ray's default), set "
+                    "RAY_AUTH_MODE=token here, with the head's ~/.ray/auth_token copied to this "
+                    "machine's ~/.ray/auth_token (or its text in RAY_AUTH_TOKEN)")
+    return message + ("; else start the cluster with `ray start --head` (the same checkout and "
+                      "venv on every node), or leave the address and RAY_ADDRESS unset for a "
+                      "local cluster")
+
+
 def _absolute(command: str) -> str:
     """A relative program path (./engine) means the driver's directory, on every node."""
     argv = shlex.split(command)
@@ -112,14 +126,14 @@ class RayPool:
             kwargs["num_cpus"] = os.cpu_count() or 1
         kwargs.update(init_kwargs or {})
         self.started = False  # True when this pool started the cluster (and so stops it)
-        if not ray.is_initialized():
+        self._connected = False  # True when this pool called ray.init (and so disconnects)
+        if not ray.is_initialized():  # else the caller's own ray.init stays the caller's
             try:
-                ray.init(address=self.address, **kwargs)
-            except ConnectionError as error:
-                raise ClusterError(
-                    f"cannot connect to the Ray cluster at {self.address}: {error}; start it "
-                    "with `ray start --head` (and the same venv on every node), or leave the "
-                    "address and RAY_ADDRESS unset for a local cluster") from None
+                # "local": a new cluster even where `ray start` left /tmp/ray/ray_current_cluster
+                ray.init(address=self.address or "local", **kwargs)
+            except (ConnectionError, ray.exceptions.AuthenticationError) as error:
+                raise ClusterError(_connect_failure(self.address, error)) from None
+            self._connected = True
             self.started = self.address is None
         self._task = ray.remote(_apply).options(
             num_cpus=num_cpus_per_game, max_retries=max_retries, retry_exceptions=False)
@@ -156,9 +170,9 @@ class RayPool:
         if not ray.is_initialized():
             return
         self._cancel(list(self._pending))
-        if self.started:
+        if self._connected:  # stops the cluster too when this pool started it
             ray.shutdown()
-            self.started = False
+            self._connected = self.started = False
 
     def __enter__(self) -> RayPool:
         return self
@@ -225,9 +239,8 @@ class RayPool:
         except ray.exceptions.RayTaskError as error:  # fn raised: the application's error
             cause = error.cause
             if isinstance(cause, BaseException) and not isinstance(cause, ray.exceptions.RayError):
-                if hasattr(cause, "add_note"):
-                    cause.add_note(f"raised on a Ray worker for item {item!r}:\n"
-                                   f"{error.traceback_str if hasattr(error, 'traceback_str') else ''}")
+                remote = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # its traceback, uncoloured
+                cause.add_note(f"raised on a Ray worker for item {item!r}: {remote}")
                 raise cause from None
             raise
         except ray.exceptions.RayError as error:  # retries exhausted, node lost, cancelled

@@ -146,3 +146,42 @@ def test_only_the_cluster_module_imports_ray():
                          and words[1].startswith("ray.")):
                     offenders.append(f"{path.relative_to(ROOT)}: {line.strip()}")
     assert not offenders
+
+
+CONNECTING_DRIVER = """
+import sys
+from engines.match.cluster import RayPool
+from tests.engines.match import ray_tasks
+pool = RayPool(address=sys.argv[1])
+assert not pool.started and pool.conditions()["address"] == sys.argv[1]
+print(sorted(pool.run(ray_tasks.shell_square, range(4))))
+pool.close()
+"""
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(180)
+def test_a_pool_connects_to_a_running_cluster_and_leaves_it_running(tmp_path):
+    """`ray start --head` (in the foreground, so SIGTERM stops it all), a driver connecting with
+    the address twice: close() disconnects without stopping the cluster."""
+    pytest.importorskip("ray")
+    from plumbing.ports import free_port
+
+    port = free_port()
+    env = {**os.environ, "RAY_AUTH_MODE": "token"}  # an explicit address needs it said
+    head = subprocess.Popen(
+        [str(Path(sys.executable).with_name("ray")), "start", "--head", f"--port={port}",
+         "--num-cpus=2", "--include-dashboard=false", "--block"],
+        env=env, stdout=(tmp_path / "head.log").open("w"), stderr=subprocess.STDOUT)
+    try:
+        for _ in range(2):
+            done = subprocess.run([sys.executable, "-c", CONNECTING_DRIVER, f"127.0.0.1:{port}"],
+                                  cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr[-3000:]
+            assert done.stdout.strip() == "[(0, 1), (1, 2), (2, 5), (3, 10)]"
+    finally:
+        head.terminate()  # --block: the head drains and stops its raylet, GCS and workers
+        head.wait(60)
+        current = Path("/tmp/ray/ray_current_cluster")  # `ray start` leaves it; `ray stop` would
+        if current.exists() and current.read_text().strip().endswith(f":{port}"):
+            current.unlink()
