@@ -26,7 +26,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -76,8 +75,8 @@ def missing_programs(commands: list[str]) -> list[str]:
     return missing
 
 
-def _node_report(commands: list[str]) -> tuple[str, list[str]]:
-    return socket.gethostname(), missing_programs(commands)
+def _node_report(commands: list[str]) -> list[str]:
+    return missing_programs(commands)
 
 
 def _connect_failure(address: str | None, error: Exception) -> str:
@@ -211,11 +210,12 @@ class RayPool:
             strategy = NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
             ref = probe.options(num_cpus=0, max_retries=1,
                                 scheduling_strategy=strategy).remote(commands)
-            refs[ref] = f"{node.get('NodeManagerHostname', '?')} ({node['NodeManagerAddress']})"
+            refs[ref] = (f"{node.get('NodeManagerHostname', '?')} "
+                         f"({node['NodeManagerAddress']}, id {node['NodeID'][:8]})")
         problems = []
         for ref, name in refs.items():
             try:
-                hostname, missing = ray.get(ref, timeout=120)
+                missing = ray.get(ref, timeout=120)
             except Exception as error:  # the node could not run the project's code at all
                 problems.append(
                     f"node {name} could not run soloshop's check ({type(error).__name__}: "

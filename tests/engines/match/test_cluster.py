@@ -5,6 +5,7 @@ that names the fix. The tests marked `ray` start the cluster; `make check` leave
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -148,6 +149,13 @@ def test_only_the_cluster_module_imports_ray():
     assert not offenders
 
 
+def _active_nodes(ray_cli: str, port: int, env: dict) -> int:
+    status = subprocess.run([ray_cli, "status", f"--address=127.0.0.1:{port}"], env=env,
+                            capture_output=True, text=True, timeout=60).stdout
+    active = status.partition("Active:")[2].partition("Pending:")[0]
+    return sum(1 for line in active.splitlines() if "node_" in line)
+
+
 CONNECTING_DRIVER = """
 import sys
 from engines.match.cluster import RayPool
@@ -155,6 +163,11 @@ from tests.engines.match import ray_tasks
 pool = RayPool(address=sys.argv[1])
 assert not pool.started and pool.conditions()["address"] == sys.argv[1]
 print(sorted(pool.run(ray_tasks.shell_square, range(4))))
+pool.check_nodes(["/bin/sh -c true"])
+try:
+    pool.check_nodes(["/bin/sh", "no-such-engine-xyz"])
+except Exception as error:
+    print(error)
 pool.close()
 """
 
@@ -162,26 +175,41 @@ pool.close()
 @pytest.mark.ray
 @pytest.mark.timeout(180)
 def test_a_pool_connects_to_a_running_cluster_and_leaves_it_running(tmp_path):
-    """`ray start --head` (in the foreground, so SIGTERM stops it all), a driver connecting with
-    the address twice: close() disconnects without stopping the cluster."""
+    """`ray start --head` and a second node `ray start --address` (both in the foreground, so
+    SIGTERM stops them), a driver connecting with the address twice: close() disconnects
+    without stopping the cluster, and check_nodes runs on each of the two nodes."""
     pytest.importorskip("ray")
-    from plumbing.ports import free_port
+    from plumbing.ports import free_port, wait_for_port
 
     port = free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "token"}  # an explicit address needs it said
-    head = subprocess.Popen(
-        [str(Path(sys.executable).with_name("ray")), "start", "--head", f"--port={port}",
-         "--num-cpus=2", "--include-dashboard=false", "--block"],
-        env=env, stdout=(tmp_path / "head.log").open("w"), stderr=subprocess.STDOUT)
+    ray_cli = str(Path(sys.executable).with_name("ray"))
+    nodes = []
+
+    def start(name: str, *args: str) -> None:
+        nodes.append(subprocess.Popen(
+            [ray_cli, "start", *args, "--num-cpus=1", "--block"], env=env,
+            stdout=(tmp_path / f"{name}.log").open("w"), stderr=subprocess.STDOUT))
+
     try:
+        start("head", "--head", f"--port={port}", "--include-dashboard=false")
+        wait_for_port(port, host="127.0.0.1", timeout=60, process=nodes[0])
+        start("node2", f"--address=127.0.0.1:{port}")
+        deadline = time.monotonic() + 60
+        while _active_nodes(ray_cli, port, env) < 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
         for _ in range(2):
             done = subprocess.run([sys.executable, "-c", CONNECTING_DRIVER, f"127.0.0.1:{port}"],
                                   cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
             assert done.returncode == 0, done.stderr[-3000:]
-            assert done.stdout.strip() == "[(0, 1), (1, 2), (2, 5), (3, 10)]"
+            lines = done.stdout.strip().splitlines()
+            assert lines[0] == "[(0, 1), (1, 2), (2, 5), (3, 10)]"
+            assert lines[1].count("lacks no-such-engine-xyz") == 2, lines[1]  # both nodes
+            assert len(set(re.findall(r"id ([0-9a-f]{8})", lines[1]))) == 2
     finally:
-        head.terminate()  # --block: the head drains and stops its raylet, GCS and workers
-        head.wait(60)
+        for node in reversed(nodes):  # --block: each drains and stops its raylet and workers
+            node.terminate()
+            node.wait(60)
         current = Path("/tmp/ray/ray_current_cluster")  # `ray start` leaves it; `ray stop` would
         if current.exists() and current.read_text().strip().endswith(f":{port}"):
             current.unlink()
