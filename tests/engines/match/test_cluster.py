@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -182,7 +183,11 @@ def test_a_pool_connects_to_a_running_cluster_and_leaves_it_running(tmp_path):
     from plumbing.ports import free_port, wait_for_port
 
     port = free_port()
-    env = {**os.environ, "RAY_AUTH_MODE": "token"}  # an explicit address needs it said
+    # Token authentication as on a fresh machine: no ~/.ray/auth_token, the token in the
+    # environment of head, node and driver; an explicit address needs RAY_AUTH_MODE said.
+    (tmp_path / "home").mkdir()
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "RAY_AUTH_MODE": "token",
+           "RAY_AUTH_TOKEN": secrets.token_hex(32)}
     ray_cli = str(Path(sys.executable).with_name("ray"))
     nodes = []
 
