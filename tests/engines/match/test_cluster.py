@@ -49,17 +49,16 @@ def test_results_equal_a_local_loop(pool):
     assert sum(through_ray.values()) == len(items)
 
 
-@pytest.mark.ray
-@pytest.mark.timeout(120)
-def test_a_killed_worker_task_is_retried_and_yielded_once(pool, tmp_path):
-    victim = 2
-    items = [(str(tmp_path), i, victim) for i in range(6)]
+def _kill_victim_while_running(pool, tmp_path, victim: int = 2, items: int = 6):
+    """Run wait_for_flag over ITEMS items in a thread, SIGKILL the worker running item VICTIM's
+    first attempt, release it; return (results, errors, pids of the victim's attempts)."""
+    args = [(str(tmp_path), i, victim) for i in range(items)]
     results, errors = [], []
 
     def consume():
         try:
-            results.extend(pool.run(ray_tasks.wait_for_flag, items))
-        except BaseException as error:  # pragma: no cover - reported by the assert below
+            results.extend(pool.run(ray_tasks.wait_for_flag, args))
+        except BaseException as error:
             errors.append(error)
 
     consumer = threading.Thread(target=consume)
@@ -74,11 +73,33 @@ def test_a_killed_worker_task_is_retried_and_yielded_once(pool, tmp_path):
     time.sleep(0.5)  # let Ray see the death before the flag lets anything finish
     (tmp_path / "flag").touch()
     consumer.join(90)
-    assert not consumer.is_alive() and not errors, errors
-    pids = attempts.read_text().split()
+    assert not consumer.is_alive()
+    return args, results, errors, attempts.read_text().split()
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(120)
+def test_a_killed_worker_task_is_retried_and_yielded_once(pool, tmp_path):
+    items, results, errors, pids = _kill_victim_while_running(pool, tmp_path)
+    assert not errors, errors
     assert len(pids) == 2 and pids[0] != pids[1]  # the task ran again, in another worker
     assert sorted(results) == sorted((item, item[1] * 10) for item in items)
     assert len(results) == len(items)
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(120)
+def test_a_worker_death_beyond_the_retries_names_the_item(pool, tmp_path):
+    from engines.match.cluster import ClusterError, RayPool
+
+    no_retries = RayPool(max_retries=0)  # joins the fixture's cluster: it is initialized
+    assert not no_retries.started
+    items, results, errors, pids = _kill_victim_while_running(no_retries, tmp_path)
+    assert len(pids) == 1
+    assert len(errors) == 1 and isinstance(errors[0], ClusterError), errors
+    assert f"lost item {items[2]!r} after 0 retries" in str(errors[0])
+    no_retries.close()  # not its cluster: the fixture's pool still works
+    assert sorted(pool.run(ray_tasks.shell_square, [3])) == [(3, 10)]
 
 
 @pytest.mark.ray
