@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 
 # `make check`: every test that needs no system service or external tool (see the markers in
 # pyproject.toml), on both cores.
-SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan
+SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray
 CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev
 
 .PHONY: run test check check-isolated print-services stop system core-system venv clean help
@@ -60,7 +60,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: $(PY_SOURCES)
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,cluster]'
 	@touch $@
 
 clean:

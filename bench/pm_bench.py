@@ -29,6 +29,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import baseline as baseline_code  # bench/baseline.py, beside this script
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # `python -m pm.cli` with this checkout on PYTHONPATH (see env_for): a `pip install -e .`
 # elsewhere on the machine rewrites the console script, and one run lost a create to that.
@@ -58,20 +60,6 @@ def env_for(root: str, role="worker", session="bench", code: str = ROOT) -> dict
     """The environment of a pm process on tracker ROOT, running the pm found in CODE."""
     path = os.pathsep.join(p for p in (code, os.environ.get("PYTHONPATH")) if p)
     return dict(os.environ, PM_DIR=root, PM_ROLE=role, PM_SESSION=session, PYTHONPATH=path)
-
-
-def extract_baseline(rev: str, work: str) -> str:
-    """REV's pm (and plumbing, if REV has it) in a directory of its own; its path."""
-    where = os.path.join(work, f"baseline-{rev}")
-    os.makedirs(where)
-    parts = [p for p in ("pm", "plumbing") if subprocess.run(
-        ["git", "-C", ROOT, "cat-file", "-e", f"{rev}:{p}"], capture_output=True).returncode == 0]
-    archive = subprocess.run(["git", "-C", ROOT, "archive", rev, *parts], capture_output=True,
-                             check=True).stdout
-    subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", where], check=True,
-                   stdout=subprocess.DEVNULL)
-    return where
 
 
 def compare(label: str, argvs, variants: list[tuple[str, dict]], limit: float | None = None,
@@ -307,10 +295,8 @@ def main() -> None:
         figures = {}
         baseline = None
         if args.baseline:
-            baseline = (args.baseline, extract_baseline(args.baseline, work))
-            rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", args.baseline],
-                                 capture_output=True, text=True).stdout.strip()
-            print(f"baseline: pm at {rev}, timed in turn with the working tree's ([now])")
+            baseline = (args.baseline, baseline_code.extract(args.baseline, work, ["pm", "plumbing"]))
+            print(f"baseline: pm at {baseline_code.short(args.baseline)}, timed in turn with the working tree's ([now])")
         if only & {"size", "backlog"}:
             figures = bench_size(work, args.tasks, args.runs, full="size" in only, baseline=baseline)
         if "big" in only and args.big:

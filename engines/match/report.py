@@ -72,7 +72,8 @@ def render_html(summary: dict, timeline: list[dict], title: str) -> str:
     TIMELINE is a list of {games, elo, low, high, llr} in game order (see `timeline_point`)."""
     sections = [f"<h1>{escape(str(title))}</h1>", "<h2>Results</h2>", _results_table(summary)]
     if _is_sequence(summary.get("pentanomial")):
-        sections += ["<h2>Game pairs (pentanomial)</h2>", _pentanomial_table(summary["pentanomial"])]
+        sections += ["<h2>Game pairs (pentanomial)</h2>",
+                     _pentanomial_table(summary["pentanomial"])]
     if isinstance(summary.get("conditions"), dict) and summary["conditions"]:
         sections += ["<h2>Conditions</h2>", _conditions_table(summary["conditions"])]
     sections += ["<h2>Over the games</h2>", plot_svg(timeline, summary.get("sprt"))]
@@ -193,7 +194,8 @@ def _pentanomial_table(counts: Sequence) -> str:
 
 
 def _conditions_table(conditions: dict) -> str:
-    rows = "\n".join(f"<tr><th>{escape(str(key))}</th><td><code>{escape(str(value))}</code></td></tr>"
+    rows = "\n".join(f"<tr><th>{escape(str(key))}</th>"
+                     f"<td><code>{escape(str(value))}</code></td></tr>"
                      for key, value in conditions.items())
     return f"<table>\n{rows}\n</table>"
 
@@ -335,7 +337,8 @@ def _llr_panel(timeline: list[dict], sprt: dict | None, top: float, x_max: float
         body.append(f'<line class="sprt-bound" x1="{LEFT}" x2="{LEFT + panel.width}" '
                     f'y1="{y:.1f}" y2="{y:.1f}" stroke="{BOUND_COLOUR}" stroke-width="1.4" '
                     f'stroke-dasharray="6 4"/>')
-        body.append(f'<text x="{LEFT + panel.width - 6}" y="{y + (-6 if name == "H1" else 15):.1f}" '
+        label_y = y - 6 if name == "H1" else y + 15
+        body.append(f'<text x="{LEFT + panel.width - 6}" y="{label_y:.1f}" '
                     f'text-anchor="end" fill="{BOUND_COLOUR}">accept {name} '
                     f'({format(bound, "+.2f").replace("-", "&#8722;")})</text>')
     defined = [i for i, p in enumerate(timeline) if _is_number(p.get("llr"))]

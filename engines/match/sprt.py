@@ -25,8 +25,10 @@ observed ones. While the observed outcomes straddle s, outcomes never seen get n
 (they drop out). When they do not (early on: all games won or drawn, say, and s at or below
 the draw's score), no root exists in that range; the maximum then sits on its edge and gives
 the worst (or best) outcome not yet seen the probability the mean needs, so the LLR stays
-finite and modest instead of jumping to infinity. With fewer than two distinct outcomes seen
-(no games, or every game the same) the LLR is 0: there is nothing yet to weigh.
+finite and modest instead of jumping to infinity. That holds with a single outcome seen, too:
+n straight wins give n * ln(L(elo1) / L(elo0)) (each hypothesis at its best puts all the rest
+on a loss), and n pairs all scoring 1 (every opening won by the same colour) lead to H0 after
+about fifty pairs, instead of an LLR stuck at 0 and a test that never ends. No games: LLR 0.
 
 `llr_normal_approx` is the classic closed form for large samples, a cross-check.
 """
@@ -103,9 +105,8 @@ def mle_distribution(counts: Sequence[float], scores: Sequence[float],
 
 def gsprt_llr(counts: Sequence[float], scores: Sequence[float], s0: float, s1: float) -> float:
     """The GSPRT log-likelihood ratio of COUNTS of outcomes scoring SCORES: the most likely
-    distribution with mean S1 against the most likely with mean S0 (0 with fewer than two
-    distinct outcomes observed)."""
-    if sum(1 for c in counts if c > 0) < 2:
+    distribution with mean S1 against the most likely with mean S0 (0 without observations)."""
+    if sum(counts) <= 0:
         return 0.0
     p0 = mle_distribution(counts, scores, s0)
     p1 = mle_distribution(counts, scores, s1)
