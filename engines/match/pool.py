@@ -121,7 +121,7 @@ def default_concurrency(threads_per_game: int = 1) -> int:
 def make_pool(concurrency: int, cluster: str | None = None):
     """The pool for a match: a LocalPool, or (CLUSTER: a Ray address) the Ray backend.
 
-    HOOK for the Ray backend: engines.match.cluster.RayPool(concurrency, address) is imported
+    HOOK for the Ray backend: engines.match.cluster.RayPool(address=CLUSTER) is imported
     only when a cluster is asked for, so that Ray stays an optional dependency."""
     if not cluster:
         return LocalPool(concurrency)
@@ -129,4 +129,4 @@ def make_pool(concurrency: int, cluster: str | None = None):
         from engines.match import cluster as ray_cluster  # noqa: PLC0415 - optional backend
     except ImportError as error:
         raise PoolError(f"Ray is not installed: pip install soloshop[cluster] ({error})") from None
-    return ray_cluster.RayPool(concurrency, cluster)
+    return ray_cluster.RayPool(address=cluster)  # Ray schedules by CPUs, not CONCURRENCY
