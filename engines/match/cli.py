@@ -107,6 +107,10 @@ def _terminate(signum, frame):
 @click.option("--sprt", default=None, callback=parse_sprt,
               metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
               help="Stop as soon as the SPRT decides (alpha, beta default 0.05).")
+@click.option("--cluster", default=None, envvar="RAY_ADDRESS", metavar="ADDRESS",
+              help="Play the games as tasks on a Ray cluster: HOST:6379 of a running one "
+                   "(`ray start --head`), or `local` to start one on this machine  "
+                   "[default: $RAY_ADDRESS, else this machine's cores without Ray].")
 @click.option("--out", default="var/go-match", show_default=True,
               type=click.Path(file_okay=False, path_type=Path),
               help="SGFs, journal.jsonl (resumed when present), results.json, report.html.")
@@ -119,7 +123,7 @@ def _terminate(signum, frame):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def match(game, games, size, komi, openings, seconds, tc, playouts, threads, opponent_seconds,
           opponent_tc, opponent_playouts, opponent_threads, tolerance, timeout, level,
-          base_seed, concurrency, sprt, out, engine_cmd, opponent_cmd, referee_level,
+          base_seed, concurrency, sprt, cluster, out, engine_cmd, opponent_cmd, referee_level,
           max_moves, as_json):
     """Play up to GAMES games of GAME between two engines and report the candidate's score.
 
@@ -142,9 +146,8 @@ def match(game, games, size, komi, openings, seconds, tc, playouts, threads, opp
     adapter.openings((games + 1) // 2, base_seed)  # a malformed opening: before any engine
     adapter.check()
     jobs = concurrency or default_concurrency(adapter.threads_per_game())
-    # HOOK for the Ray backend (engines.match.cluster): pass --cluster ADDRESS / RAY_ADDRESS
-    # here as make_pool(jobs, cluster); None plays locally.
-    pool = make_pool(jobs, None)
+    pool = make_pool(jobs, cluster, threads_per_game=adapter.threads_per_game(),
+                     commands=adapter.commands())
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         outcome = run_match(adapter, Schedule(games, base_seed, jobs, sprt), out,

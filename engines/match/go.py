@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+import shlex
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -165,6 +166,12 @@ class GoAdapter:
                 "level": s.level, "referee_level": s.referee_level, "max_moves": s.max_moves,
                 "tolerance": s.tolerance, "timeout": s.timeout,
                 "openings": s.openings or "none (empty board)"}
+
+    def commands(self) -> list[str]:
+        """The command lines a machine playing these games must be able to run."""
+        s = self.settings
+        return [shlex.join(build_argv(side.cmd, seed=1, level=s.level, komi=f"{s.komi:g}",
+                                      size=s.size)) for side in (s.candidate, s.opponent)] + [GNUGO]
 
     def threads_per_game(self) -> int:
         s = self.settings

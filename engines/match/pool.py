@@ -4,6 +4,7 @@ The interface every backend offers (the local one here, `engines.match.cluster.R
 Ray cluster):
 
     pool.run(fn, items) -> iterator of (item, result), unordered, as each game completes
+    pool.conditions()   -> where the games run, for the results' conditions
     pool.close()        -> cancel what has not started (and stop what is running)
 
 `fn` is a module-level function taking one picklable item (an adapter's settings and a game
@@ -90,6 +91,10 @@ class LocalPool:
                     continue
                 yield item, result
 
+    def conditions(self) -> dict:
+        """For results.json: where the games ran."""
+        return {"pool": "local", "concurrency": self.concurrency}
+
     def close(self) -> None:
         """Cancel the games not started, tell the running ones to stop, wait for them."""
         self._stop.set()
@@ -118,15 +123,23 @@ def default_concurrency(threads_per_game: int = 1) -> int:
     return max(1, free_cores() // max(1, threads_per_game))
 
 
-def make_pool(concurrency: int, cluster: str | None = None):
-    """The pool for a match: a LocalPool, or (CLUSTER: a Ray address) the Ray backend.
+def make_pool(concurrency: int, cluster: str | None = None, *, threads_per_game: int = 1,
+              commands: list[str] = ()):
+    """The pool for a match: a LocalPool of CONCURRENCY games, or, given CLUSTER (a Ray
+    address, or "local" for a cluster on this machine), the Ray backend, which schedules a
+    game per THREADS_PER_GAME CPUs and first checks that every node has COMMANDS' programs.
 
-    HOOK for the Ray backend: engines.match.cluster.RayPool(address=CLUSTER) is imported
-    only when a cluster is asked for, so that Ray stays an optional dependency."""
+    engines.match.cluster is imported only then, so that Ray stays an optional dependency."""
     if not cluster:
         return LocalPool(concurrency)
     try:
         from engines.match import cluster as ray_cluster  # noqa: PLC0415 - optional backend
     except ImportError as error:
-        raise PoolError(f"Ray is not installed: pip install soloshop[cluster] ({error})") from None
-    return ray_cluster.RayPool(address=cluster)  # Ray schedules by CPUs, not CONCURRENCY
+        raise PoolError(f"Ray is not installed: pip install 'soloshop[cluster]' ({error})") from None
+    pool = ray_cluster.RayPool(address=cluster, num_cpus_per_game=threads_per_game)
+    try:
+        pool.check_nodes(list(commands))
+    except BaseException:
+        pool.close()
+        raise
+    return pool

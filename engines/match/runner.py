@@ -116,6 +116,7 @@ def run_match(adapter: GameAdapter, schedule: Schedule, out: Path, log: TextIO =
         else:  # an adapter object that plays in-process (tests): threads only
             fn = functools.partial(_play_in_process, adapter)
         pool = pool or LocalPool(min(schedule.jobs, len(todo)))
+        conditions["pool"] = pool.conditions()
         try:
             for (_, spec), result in pool.run(fn, [(settings, spec) for spec in todo]):
                 result.pair, result.index, result.seed = spec.pair, spec.index, spec.seed

@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[3]
 
 @pytest.fixture(scope="module")
 def pool():
-    pytest.importorskip("ray")
     from engines.match.cluster import RayPool
 
     pool = RayPool(init_kwargs={"num_cpus": 2, "object_store_memory": 100 * 1024 * 1024})
@@ -200,7 +199,6 @@ def test_a_pool_connects_to_a_running_cluster_and_leaves_it_running(tmp_path):
     """`ray start --head` and a second node `ray start --address` (both in the foreground, so
     SIGTERM stops them), a driver connecting with the address twice: close() disconnects
     without stopping the cluster, and check_nodes runs on each of the two nodes."""
-    pytest.importorskip("ray")
     from plumbing.ports import free_port, wait_for_port
 
     port = free_port()
