@@ -317,16 +317,7 @@ class GoGame:
     def _play(self, record: sgf.GameRecord, opening) -> Ending:
         s = self.settings
         board = rules.Game(size=s.size, komi=s.komi)
-        setup = [("b", p) for p in opening.setup_black] + [("w", p) for p in opening.setup_white]
-        for color, point in setup + list(opening.moves):
-            board.play(color, point)
-            for role in ("candidate", "opponent"):
-                try:
-                    self.clients[role].command(f"play {color} {to_gtp(point, s.size)}")
-                except GtpClientError as error:
-                    if error.kind == "refused":
-                        raise Forfeit(role, "refused", f"refused the opening: {error}") from None
-                    raise self._forfeit(role, error) from None
+        self._play_opening(board, opening)
         record.moves.extend(opening.moves)
         clock = {role: side.tc[0] for role, side in self.sides.items() if side.tc}
         color = other(opening.moves[-1][0]) if opening.moves else "b"
@@ -335,48 +326,12 @@ class GoGame:
             if stopping():
                 raise Cancelled("the match is stopping")
             role = self.role_of[color]
-            side = self.sides[role]
-            timed = bool(side.tc or side.seconds)
-            if side.tc:
-                self._optional(role, f"time_left {color} {max(0, math.floor(clock[role]))} 0")
-                deadline = max(0.0, clock[role]) + s.tolerance
-            elif side.seconds:
-                deadline = side.seconds + s.tolerance
-            else:
-                deadline = s.timeout
-            started = time.monotonic()
-            reply = self._command(role, f"genmove {color}", timeout=deadline, time_control=timed)
-            elapsed = time.monotonic() - started
-            self.times[role].append(elapsed)
-            if side.tc:
-                clock[role] -= elapsed
-                if clock[role] < -s.tolerance:
-                    raise Forfeit(role, "time", f"lost on time: {-clock[role]:.2f} s over its "
-                                  f"{side.tc[0]:g}+{side.tc[1]:g} game time (tolerance "
-                                  f"{s.tolerance:g} s)")
-                clock[role] += side.tc[1]
-            elif side.seconds and elapsed > side.seconds + s.tolerance:
-                raise Forfeit(role, "time", f"took {elapsed:.2f} s for a move (limit "
-                              f"{side.seconds:g} s + tolerance {s.tolerance:g} s)")
+            reply = self._timed_genmove(role, color, clock)
             if reply.strip().lower() == "resign":
                 return Ending("resign", color)
-            try:
-                point = from_gtp(reply, s.size)
-            except BadVertex as error:
-                raise Forfeit(role, "garbage", f"answered genmove {color} with {error}") from None
-            reason = board.why_illegal(color, point)
-            if reason:
-                raise Forfeit(role, "illegal", f"played an illegal move {reply.strip()} "
-                              f"({reason}, move {len(record.moves) + 1})")
+            point = self._checked_move(board, role, color, reply, len(record.moves) + 1)
             board.play(color, point)
-            other_role = self.role_of[other(color)]
-            try:
-                self.clients[other_role].command(f"play {color} {to_gtp(point, s.size)}")
-            except GtpClientError as error:
-                if error.kind == "refused":
-                    raise Forfeit(other_role, "refused", f"refused the legal move "
-                                  f"{to_gtp(point, s.size)}: {error}") from None
-                raise self._forfeit(other_role, error) from None
+            self._tell(self.role_of[other(color)], color, point)
             record.moves.append((color, point))
             passes = passes + 1 if point is None else 0
             if passes >= 2:
@@ -384,6 +339,65 @@ class GoGame:
             if len(record.moves) >= s.max_moves:
                 return Ending("max-moves")
             color = other(color)
+
+    def _play_opening(self, board, opening) -> None:
+        """The opening's setup stones and moves, on the referee's board and both engines'."""
+        setup = [("b", p) for p in opening.setup_black] + [("w", p) for p in opening.setup_white]
+        for color, point in setup + list(opening.moves):
+            board.play(color, point)
+            for role in ("candidate", "opponent"):
+                self._tell(role, color, point, what="the opening")
+
+    def _tell(self, role: str, color: str, point, what: str | None = None) -> None:
+        """`play COLOR POINT` to ROLE's engine; a refusal or a failure forfeits for ROLE.
+        WHAT names the move in a refusal (default: "the legal move VERTEX")."""
+        vertex = to_gtp(point, self.settings.size)
+        try:
+            self.clients[role].command(f"play {color} {vertex}")
+        except GtpClientError as error:
+            if error.kind == "refused":
+                raise Forfeit(role, "refused", f"refused {what or 'the legal move ' + vertex}: "
+                              f"{error}") from None
+            raise self._forfeit(role, error) from None
+
+    def _timed_genmove(self, role: str, color: str, clock: dict) -> str:
+        """ROLE's answer to genmove under its time control; a time loss forfeits."""
+        s, side = self.settings, self.sides[role]
+        if side.tc:
+            self._optional(role, f"time_left {color} {max(0, math.floor(clock[role]))} 0")
+            deadline = max(0.0, clock[role]) + s.tolerance
+        elif side.seconds:
+            deadline = side.seconds + s.tolerance
+        else:
+            deadline = s.timeout
+        started = time.monotonic()
+        reply = self._command(role, f"genmove {color}", timeout=deadline,
+                              time_control=bool(side.tc or side.seconds))
+        elapsed = time.monotonic() - started
+        self.times[role].append(elapsed)
+        if side.tc:
+            clock[role] -= elapsed
+            if clock[role] < -s.tolerance:
+                raise Forfeit(role, "time", f"lost on time: {-clock[role]:.2f} s over its "
+                              f"{side.tc[0]:g}+{side.tc[1]:g} game time (tolerance "
+                              f"{s.tolerance:g} s)")
+            clock[role] += side.tc[1]
+        elif side.seconds and elapsed > side.seconds + s.tolerance:
+            raise Forfeit(role, "time", f"took {elapsed:.2f} s for a move (limit "
+                          f"{side.seconds:g} s + tolerance {s.tolerance:g} s)")
+        return reply
+
+    def _checked_move(self, board, role: str, color: str, reply: str, number: int):
+        """The point REPLY names, if it is a vertex and a legal move; else a forfeit."""
+        try:
+            point = from_gtp(reply, self.settings.size)
+        except BadVertex as error:
+            raise Forfeit(role, "garbage", f"answered genmove {color} with {error}") from None
+        reason = board.why_illegal(color, point)
+        if reason:
+            raise Forfeit(role, "illegal", f"played an illegal move {reply.strip()} "
+                          f"({reason}, move {number})")
+        return point
 
 
 def other(color: str) -> str:

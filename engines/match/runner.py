@@ -75,86 +75,117 @@ def run_match(adapter: GameAdapter, schedule: Schedule, out: Path, log: TextIO =
               pool=None) -> MatchOutcome:
     """Play the SCHEDULE with ADAPTER (resuming OUT's journal), progress to LOG, write
     OUT/results.json and OUT/report.html; POOL defaults to a LocalPool of schedule.jobs."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
-    pairs = (schedule.games + 1) // 2
-    openings = adapter.openings(pairs, schedule.base_seed) if hasattr(adapter, "openings") \
-        else None
-    sprt = schedule.sprt
-    options = {**(adapter.options() if hasattr(adapter, "options") else {}),
-               "seed": schedule.base_seed,
-               "sprt": sprt.describe() if sprt else None}
-    journal = Journal(out)
-    done = [GameResult.from_json(entry) for entry in
-            journal.open(getattr(adapter, "game", type(adapter).__name__), options)]
-    done = [r for r in done if r.index < schedule.games]
-    results = list(done)
-    conditions = {**adapter.conditions(),
-                  "seeds": f"{schedule.base_seed}..{schedule.base_seed + schedule.games - 1}",
-                  "jobs": schedule.jobs, "machine": machine(),
-                  "python": platform.python_version(),
-                  "openings_count": len(openings) if openings else 0,
-                  "sprt": sprt.describe() if sprt else None}
-    progress = Progress(log, schedule.games, sprt)
-    timeline: list[dict] = []
-    for k in range(1, len(results) + 1):
-        timeline.append(_point(results[:k], sprt))
-    state = _sprt_state(sprt, timeline[-1]) if sprt and timeline else None
-    decision = state["decision"] if state else None
-    if done:
-        print(f"resuming {journal.path}: {len(done)} game(s) played"
-              + (f", the SPRT has decided ({decision})" if decision else ""), file=sys.stderr)
-
-    played = {r.index for r in results}
-    todo = [spec for spec in specs(schedule, openings) if spec.index not in played]
+    match = _Match(adapter, schedule, Path(out), log)
+    todo = match.resume()
     interrupted = False
-    if todo and not decision:
-        settings = getattr(adapter, "settings", None)
-        if hasattr(adapter, "play_one"):
-            fn = adapter.play_one
-        else:  # an adapter object that plays in-process (tests): threads only
-            fn = functools.partial(_play_in_process, adapter)
+    if todo and not match.decision:
         pool = pool or LocalPool(min(schedule.jobs, len(todo)))
-        conditions["pool"] = pool.conditions()
         try:
-            for (_, spec), result in pool.run(fn, [(settings, spec) for spec in todo]):
-                result.pair, result.index, result.seed = spec.pair, spec.index, spec.seed
-                if spec.opening is not None and not result.opening:
-                    result.opening = getattr(spec.opening, "id", str(spec.opening))
-                journal.append(asdict(result))
-                results.append(result)
-                timeline.append(_point(results, sprt))
-                state = _sprt_state(sprt, timeline[-1]) if sprt else None
-                progress.game(result, len(results), sum(r.points for r in results),
-                              timeline[-1])
-                _write_report(out, results, conditions, adapter, state, timeline)
-                if state and state["decision"]:
-                    decision = state["decision"]
-                    progress.message(f"SPRT decided after {len(results)} games: "
-                                     f"{format_sprt(state)}")
-                    break
-        except KeyboardInterrupt:
-            interrupted = True
-            progress.end()
-            print("interrupted: the games in progress are dropped (a rerun with the same "
-                  "options resumes)", file=sys.stderr)
-        except adapter.fatal as error:
-            progress.end()
-            pool.close()
-            raise MatchStopped(f"the match stopped: {error}") from None
+            interrupted = match.play(pool, todo)
         finally:
             pool.close()
-    if pool is not None:
+    elif pool is not None:
         pool.close()
-    progress.end()
-    conditions["wall_seconds"] = round(time.monotonic() - started, 1)
-    results.sort(key=lambda r: r.index)
-    summary = summarize(results, conditions, adapter.limit, state)
-    path = write_results(out, summary, results)
-    _write_report(out, results, conditions, adapter, state, timeline, summary)
-    complete = not interrupted and (bool(decision) or len(results) == schedule.games)
-    return MatchOutcome(results, summary, path, complete, decision, len(done))
+    return match.finish(interrupted)
+
+
+class _Match:
+    """One run of a match: what the journal already holds, the games as they end, the files."""
+
+    def __init__(self, adapter: GameAdapter, schedule: Schedule, out: Path, log: TextIO):
+        self.adapter, self.schedule, self.out, self.sprt = adapter, schedule, out, schedule.sprt
+        out.mkdir(parents=True, exist_ok=True)
+        self.started = time.monotonic()
+        self.openings = adapter.openings((schedule.games + 1) // 2, schedule.base_seed) \
+            if hasattr(adapter, "openings") else None
+        self.journal = Journal(out)
+        self.progress = Progress(log, schedule.games, self.sprt)
+        self.results: list[GameResult] = []
+        self.timeline: list[dict] = []
+        self.state: dict | None = None  # the SPRT's, after the last game
+        self.resumed = 0
+        self.conditions = {
+            **adapter.conditions(),
+            "seeds": f"{schedule.base_seed}..{schedule.base_seed + schedule.games - 1}",
+            "jobs": schedule.jobs, "machine": machine(), "python": platform.python_version(),
+            "openings_count": len(self.openings) if self.openings else 0,
+            "sprt": self.sprt.describe() if self.sprt else None}
+
+    @property
+    def decision(self) -> str | None:
+        return self.state["decision"] if self.state else None
+
+    def resume(self) -> list[GameSpec]:
+        """Take the journal's games (same options, or a named refusal); the games still to play."""
+        options = {**(self.adapter.options() if hasattr(self.adapter, "options") else {}),
+                   "seed": self.schedule.base_seed,
+                   "sprt": self.sprt.describe() if self.sprt else None}
+        game = getattr(self.adapter, "game", type(self.adapter).__name__)
+        for entry in self.journal.open(game, options):
+            result = GameResult.from_json(entry)
+            if result.index < self.schedule.games:
+                self._add(result)
+        self.resumed = len(self.results)
+        if self.resumed:
+            decided = f", the SPRT has decided ({self.decision})" if self.decision else ""
+            print(f"resuming {self.journal.path}: {self.resumed} game(s) played{decided}",
+                  file=sys.stderr)
+        played = {r.index for r in self.results}
+        return [spec for spec in specs(self.schedule, self.openings) if spec.index not in played]
+
+    def play(self, pool, todo: list[GameSpec]) -> bool:
+        """Play TODO in POOL until done or the SPRT decides; True when interrupted."""
+        adapter = self.adapter
+        settings = getattr(adapter, "settings", None)
+        # An adapter object that plays in-process (tests) runs in threads only.
+        fn = adapter.play_one if hasattr(adapter, "play_one") else \
+            functools.partial(_play_in_process, adapter)
+        self.conditions["pool"] = pool.conditions()
+        try:
+            for (_, spec), result in pool.run(fn, [(settings, spec) for spec in todo]):
+                self._game_ended(spec, result)
+                if self.decision:
+                    self.progress.message(f"SPRT decided after {len(self.results)} games: "
+                                          f"{format_sprt(self.state)}")
+                    return False
+        except KeyboardInterrupt:
+            self.progress.end()
+            print("interrupted: the games in progress are dropped (a rerun with the same "
+                  "options resumes)", file=sys.stderr)
+            return True
+        except adapter.fatal as error:
+            self.progress.end()
+            raise MatchStopped(f"the match stopped: {error}") from None
+        return False
+
+    def _game_ended(self, spec: GameSpec, result: GameResult) -> None:
+        result.pair, result.index, result.seed = spec.pair, spec.index, spec.seed
+        if spec.opening is not None and not result.opening:
+            result.opening = getattr(spec.opening, "id", str(spec.opening))
+        self.journal.append(asdict(result))
+        self._add(result)
+        self.progress.game(result, len(self.results), sum(r.points for r in self.results),
+                           self.timeline[-1])
+        _write_report(self.out, self.results, self.conditions, self.adapter, self.state,
+                      self.timeline)
+
+    def _add(self, result: GameResult) -> None:
+        self.results.append(result)
+        self.timeline.append(_point(self.results, self.sprt))
+        self.state = _sprt_state(self.sprt, self.timeline[-1]) if self.sprt else None
+
+    def finish(self, interrupted: bool) -> MatchOutcome:
+        """results.json and the final report; the outcome."""
+        self.progress.end()
+        self.conditions["wall_seconds"] = round(time.monotonic() - self.started, 1)
+        results = sorted(self.results, key=lambda r: r.index)
+        summary = summarize(results, self.conditions, self.adapter.limit, self.state)
+        path = write_results(self.out, summary, results)
+        _write_report(self.out, results, self.conditions, self.adapter, self.state,
+                      self.timeline, summary)
+        complete = not interrupted and (bool(self.decision)
+                                        or len(results) == self.schedule.games)
+        return MatchOutcome(results, summary, path, complete, self.decision, self.resumed)
 
 
 def _point(results: list[GameResult], sprt) -> dict:
@@ -163,16 +194,15 @@ def _point(results: list[GameResult], sprt) -> dict:
 
 
 def _sprt_state(sprt, point: dict) -> dict:
+    """The SPRT's bounds, LLR and decision after the games of POINT, with its text."""
     llr = point["llr"]
-    return {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-            "lower": sprt.lower, "upper": sprt.upper, "llr": llr,
-            "decision": sprt.decide(llr) if llr is not None else None,
-            "games": point["games"],
-            "text": ""} | ({"text": format_sprt({"elo0": sprt.elo0, "elo1": sprt.elo1,
-                                                  "alpha": sprt.alpha, "beta": sprt.beta,
-                                                  "lower": sprt.lower, "upper": sprt.upper,
-                                                  "llr": llr, "decision": sprt.decide(llr)})}
-                            if llr is not None else {})
+    state = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+             "lower": sprt.lower, "upper": sprt.upper, "llr": llr,
+             "decision": sprt.decide(llr) if llr is not None else None,
+             "games": point["games"], "text": ""}
+    if llr is not None:
+        state["text"] = format_sprt(state)
+    return state
 
 
 def _write_report(out: Path, results, conditions, adapter, state, timeline,
