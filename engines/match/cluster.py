@@ -134,8 +134,8 @@ class RayPool:
                 raise ClusterError(_connect_failure(self.address, error)) from None
             self._connected = True
             self.started = self.address is None
-        self._task = ray.remote(_apply).options(
-            num_cpus=num_cpus_per_game, max_retries=max_retries, retry_exceptions=False)
+        self._task_options = {"num_cpus": num_cpus_per_game, "max_retries": max_retries,
+                              "retry_exceptions": False}
 
     # The pool interface -------------------------------------------------------------------
     def run(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
@@ -143,6 +143,9 @@ class RayPool:
         ray = self._ray
         queue = iter(items)
         limit = self.max_in_flight()
+        # Named after FN, so a worker playing shows as `ray::play_one` in ps and `ray status`.
+        task = ray.remote(_apply).options(name=getattr(fn, "__name__", "task"),
+                                          **self._task_options)
         running: dict = {}  # ObjectRef -> item
         try:
             while True:
@@ -150,7 +153,7 @@ class RayPool:
                     item = next(queue, _END)
                     if item is _END:
                         break
-                    ref = self._task.remote(fn, item)
+                    ref = task.remote(fn, item)
                     running[ref] = item
                     self._pending.add(ref)
                 if not running:
