@@ -70,13 +70,14 @@ def render_html(summary: dict, timeline: list[dict], title: str) -> str:
     per_colour ({black: {games, wins}, white: ...}, wins in points), sprt ({elo0, elo1, alpha,
     beta, lower, upper, llr, decision}) and conditions (a dict); a missing one is left out.
     TIMELINE is a list of {games, elo, low, high, llr} in game order (see `timeline_point`)."""
-    sections = [f"<h1>{escape(str(title))}</h1>", "<h2>Results</h2>", _results_table(summary)]
+    # The figures, then the plot (what a reader looks at first), then the details.
+    sections = [f"<h1>{escape(str(title))}</h1>", "<h2>Results</h2>", _results_table(summary),
+                "<h2>Over the games</h2>", plot_svg(timeline, summary.get("sprt"))]
     if _is_sequence(summary.get("pentanomial")):
         sections += ["<h2>Game pairs (pentanomial)</h2>",
                      _pentanomial_table(summary["pentanomial"])]
     if isinstance(summary.get("conditions"), dict) and summary["conditions"]:
         sections += ["<h2>Conditions</h2>", _conditions_table(summary["conditions"])]
-    sections += ["<h2>Over the games</h2>", plot_svg(timeline, summary.get("sprt"))]
     body = "\n".join(sections)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{escape(str(title))}</title>\n<style>{CSS}</style>\n</head>\n"
