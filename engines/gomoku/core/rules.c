@@ -73,7 +73,7 @@ int gm_rules_fours(uint32_t own, uint32_t empty, int pos)
         /* windows s-1 and s hold the same four stones when their empty points are their two
            ends: a straight four, counted once */
         if (cur && prev && bit_at(empty, s - 1) && bit_at(empty, s + 4))
-            cur = 0, n--;
+            cur = 0;
         n += cur;
         prev = four_window(own, empty, s);
     }
