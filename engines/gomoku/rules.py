@@ -131,6 +131,7 @@ class Game:
         self.is_over = False
         self.winning_line: list[tuple[int, int]] = []
         self._hash = 0
+        self._forbidden: list | None = None      # forbidden_points() of this position
 
     # ---- reading the board ---------------------------------------------------------------
 
@@ -139,7 +140,8 @@ class Game:
         return 0 <= x < self.size and 0 <= y < self.size
 
     def at(self, point) -> str:
-        return self.grid[point[1]][point[0]] if self.on_board(point) else WALL
+        x, y = point
+        return self.grid[y][x] if 0 <= x < self.size and 0 <= y < self.size else WALL
 
     def empty_points(self) -> list[tuple[int, int]]:
         return [(x, y) for y in range(self.size) for x in range(self.size) if self.grid[y][x] == EMPTY]
@@ -191,9 +193,10 @@ class Game:
                 stone_sets.add(frozenset(start + i for i, c in enumerate(window) if c == BLACK))
         return len(stone_sets)
 
-    def _straight_four(self, point, direction, offset: int) -> bool:
-        """Is there a straight four along direction holding point and point + offset steps?"""
-        line = self._line(point, direction, 5)
+    @staticmethod
+    def _straight_four(line: list[str], offset: int) -> bool:
+        """Is there a straight four in line (11 points, the stone under study at index 5)
+        holding index 5 and index 5 + offset?"""
         for start in range(5 + max(0, offset) - 3, 5 + min(0, offset) + 1):
             if all(c == BLACK for c in line[start:start + 4]) \
                     and line[start - 1] == EMPTY and line[start + 4] == EMPTY \
@@ -204,14 +207,13 @@ class Game:
     def _three(self, point, direction) -> bool:
         """Does the black stone on point make a three along direction (recursive definition)?"""
         (x, y), (dx, dy) = point, direction
+        line = self._line(point, direction, 5)
         for offset in (-3, -2, -1, 1, 2, 3):
-            q = (x + offset * dx, y + offset * dy)
-            if self.at(q) != EMPTY:
+            if line[5 + offset] != EMPTY:
                 continue
-            self.grid[q[1]][q[0]] = BLACK
-            straight = self._straight_four(point, direction, offset)
-            self.grid[q[1]][q[0]] = EMPTY
-            if straight and self.forbidden_reason(q) is None:
+            with_q = line[:5 + offset] + [BLACK] + line[6 + offset:]
+            if self._straight_four(with_q, offset) \
+                    and self.forbidden_reason((x + offset * dx, y + offset * dy)) is None:
                 return True
         return False
 
@@ -255,11 +257,33 @@ class Game:
             return "double-three"
         return None
 
+    def _candidates(self) -> set:
+        """The empty points that pass _may_be_forbidden, found from the black stones."""
+        near, far = {}, {}
+        for y, row in enumerate(self.grid):
+            for x, c in enumerate(row):
+                if c != BLACK:
+                    continue
+                for d, (dx, dy) in enumerate(DIRECTIONS):
+                    for k in (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5):
+                        q = (x + k * dx, y + k * dy)
+                        if self.at(q) == EMPTY:
+                            far[q, d] = far.get((q, d), 0) + 1
+                            near[q, d] = near.get((q, d), 0) + (abs(k) <= 4)
+        crowded = {}
+        for (q, d), n in near.items():
+            crowded[q] = crowded.get(q, 0) + (n >= 2)
+        return {q for (q, d), n in far.items() if n >= 4} | {q for q, n in crowded.items() if n >= 2}
+
     def forbidden_points(self) -> list[tuple[int, int]]:
-        """The points forbidden for black in this position (renju only), sorted by (y, x)."""
+        """The points forbidden for black in this position (renju only), sorted by (y, x).
+        Kept until the next play or undo."""
         if self.rule != "renju":
             return []
-        return [p for p in self.empty_points() if self.forbidden_reason(p)]
+        if self._forbidden is None:
+            points = sorted(self._candidates(), key=lambda p: (p[1], p[0]))
+            self._forbidden = [p for p in points if self.forbidden_reason(p)]
+        return list(self._forbidden)
 
     # ---- moves ---------------------------------------------------------------------------
 
@@ -288,13 +312,14 @@ class Game:
             return []
         points = self.empty_points()
         if self.to_move == BLACK and self.rule == "renju":
-            points = [p for p in points if not self.forbidden_reason(p)]
+            forbidden = set(self.forbidden_points())
+            points = [p for p in points if p not in forbidden]
         return points
 
     def _has_legal_move(self) -> bool:
         if self.to_move == WHITE or self.rule != "renju":
             return bool(self.empty_points())
-        return any(not self.forbidden_reason(p) for p in self.empty_points())
+        return len(self.empty_points()) > len(self.forbidden_points())
 
     def play(self, point) -> None:
         """Place a stone of the side to move at point (x, y); raises an IllegalMove."""
@@ -303,6 +328,7 @@ class Game:
             raise error
         x, y = int(point[0]), int(point[1])
         color = self.to_move
+        self._forbidden = None
         self.grid[y][x] = color
         self._hash ^= zobrist_key(color, (x, y))
         self.history.append((x, y))
@@ -319,6 +345,7 @@ class Game:
             return None
         x, y = self.history.pop()
         color = self.grid[y][x]
+        self._forbidden = None
         self.grid[y][x] = EMPTY
         self._hash ^= zobrist_key(color, (x, y))
         self.to_move = color
