@@ -154,6 +154,20 @@ class GomokuEngine:
             lib.gm_board_undo(b)
             return _point(last)
 
+    def setup(self, moves) -> None:
+        """The position after moves (black first, alternating) with no rule checked; only the
+        last stone is judged. The same as rules.Game.setup."""
+        points = [self._xy(p) for p in moves]
+        cells = ffi.new("int[]", max(1, len(points)))
+        for i, (x, y) in enumerate(points):
+            cells[i] = y * N + x
+        with self._lock:
+            code = lib.gm_board_setup(self.board_ptr, cells, len(points))
+        if code == lib.GM_ERR_OCCUPIED:
+            raise Occupied(f"a point is given twice in {list(moves)!r}")
+        if code:
+            raise WrongSetup(f"{len(points)} moves on a {self.size}x{self.size} board")
+
     def legal_moves(self) -> list[tuple[int, int]]:
         """Points the side to move may play, sorted by (y, x); [] once the game is over."""
         with self._lock:

@@ -333,7 +333,11 @@ class Game:
         self._hash ^= zobrist_key(color, (x, y))
         self.history.append((x, y))
         self.to_move = other(color)
-        self.winning_line = self._winning_line((x, y), color)
+        self._judge((x, y), color)
+
+    def _judge(self, point, color) -> None:
+        """The result after color's stone on point: a win, a draw or none."""
+        self.winning_line = self._winning_line(point, color)
         if self.winning_line:
             self.winner, self.is_over = color, True
         elif not self._has_legal_move():
@@ -352,21 +356,40 @@ class Game:
         self.winner, self.is_over, self.winning_line = None, False, []
         return x, y
 
+    def setup(self, moves) -> None:
+        """The position after moves (black first, alternating), with no rule checked; only
+        the last stone is judged (as Gomocup's BOARD command)."""
+        points = [(int(x), int(y)) for x, y in moves]
+        if any(not self.on_board(p) for p in points):
+            raise OffBoard(f"a point of {points!r} is off the {self.size}x{self.size} board")
+        if len(set(points)) != len(points):
+            raise Occupied(f"a point is given twice in {points!r}")
+        self.__init__(self.size, self.rule)
+        for point in points:
+            self.grid[point[1]][point[0]] = self.to_move
+            self._hash ^= zobrist_key(self.to_move, point)
+            self.history.append(point)
+            self.to_move = other(self.to_move)
+        if points:
+            self._judge(points[-1], other(self.to_move))
+
     @classmethod
-    def from_ascii(cls, text: str, rule: str = "renju", to_move: str | None = None) -> "Game":
-        """A position from rows of '.', 'X'/'b' (black), 'O'/'w' (white); the size is the
-        number of rows. The side to move is black when the counts are equal, else white,
-        unless to_move is given. The result is not judged (no history)."""
+    def from_ascii(cls, text: str, rule: str = "renju") -> "Game":
+        """A position from rows of '.', 'X' (black) and 'O' (white), set up by setup() with
+        the stones in reading order, black and white alternating; the size is the number of
+        rows. There must be as many black stones as white ones (black to move) or one more
+        (white to move)."""
         rows = [r.replace(" ", "") for r in text.strip().splitlines()]
         game = cls(len(rows), rule)
+        stones = {"X": [], "O": []}
         for y, row in enumerate(rows):
             if len(row) != game.size:
                 raise WrongSetup(f"row {y} has {len(row)} points, not {game.size}")
             for x, c in enumerate(row):
-                color = {"X": BLACK, "b": BLACK, "O": WHITE, "w": WHITE}.get(c, EMPTY)
-                if color != EMPTY:
-                    game.grid[y][x] = color
-                    game._hash ^= zobrist_key(color, (x, y))
-        stones = sum(row.count(BLACK) - row.count(WHITE) for row in game.grid)
-        game.to_move = to_move or (BLACK if stones == 0 else WHITE)
+                if c in stones:
+                    stones[c].append((x, y))
+        black, white = stones["X"], stones["O"]
+        if len(black) - len(white) not in (0, 1):
+            raise WrongSetup(f"{len(black)} black and {len(white)} white stones")
+        game.setup([p for pair in zip(black, white + [None]) for p in pair if p is not None])
         return game

@@ -189,14 +189,40 @@ static int board_judge(gm_board *b, int cell, int color)
     return GM_RESULT_NONE;
 }
 
-void gm_board_make(gm_board *b, int cell)
+/* A stone of the side to move, recorded, without judging the result. */
+static void board_place(gm_board *b, int cell)
 {
     int color = b->to_move;
     gm_board_put(b, cell, color);
     b->hash ^= gm_zobrist[color][cell];
     b->moves[b->nmoves++] = (uint16_t)cell;
     b->to_move = gm_other(color);
-    b->result = board_judge(b, cell, color);
+}
+
+void gm_board_make(gm_board *b, int cell)
+{
+    board_place(b, cell);
+    b->result = board_judge(b, cell, b->cell[cell]);
+}
+
+int gm_board_setup(gm_board *b, const int *cells, int n)
+{
+    uint8_t seen[GM_MAX_CELLS] = {0};
+    if (n < 0 || n > b->size * b->size)
+        return GM_ERR_SIZE;
+    for (int i = 0; i < n; i++) {
+        int x = gm_cell_x(cells[i]), y = gm_cell_y(cells[i]);
+        if (cells[i] < 0 || !board_on(b, x, y))
+            return GM_ERR_OFF_BOARD;
+        if (seen[cells[i]]++)
+            return GM_ERR_OCCUPIED;
+    }
+    gm_board_reset(b, b->size, b->rule);
+    for (int i = 0; i < n; i++)
+        board_place(b, cells[i]);
+    if (n > 0)
+        b->result = board_judge(b, cells[n - 1], b->cell[cells[n - 1]]);
+    return GM_OK;
 }
 
 void gm_board_unmake(gm_board *b)

@@ -95,6 +95,11 @@ int gm_board_check(gm_board *b, int x, int y);      /* GM_OK or why the side to 
 int gm_board_play(gm_board *b, int x, int y);       /* check, then play; GM_OK or the reason */
 int gm_board_undo(gm_board *b);                     /* GM_OK, GM_ERR_NO_MOVE on an empty record */
 int gm_board_legal_moves(gm_board *b, int *cells);  /* side to move; 0 once over; sorted */
+int gm_board_setup(gm_board *b, const int *cells, int n);
+                                /* a position: empty board, then the n cells black, white,
+                                   black ... with no rule checked; only the last stone is
+                                   judged (as Gomocup's BOARD). GM_ERR_OFF_BOARD, OCCUPIED (a
+                                   cell twice) or SIZE leave b as it was */
 
 /* ---- renju forbidden points (rules.c) ---------------------------------------------------- */
 /* These place stones temporarily and leave b exactly as it was (b is not const for that
