@@ -228,6 +228,7 @@ int gm_board_setup(gm_board *b, const int *cells, int n)
 void gm_board_unmake(gm_board *b)
 {
     int cell = b->moves[--b->nmoves], color = b->cell[cell];
+    b->moves[b->nmoves] = 0;      /* so that make + unmake gives back the very same bytes */
     gm_board_lift(b, cell);
     b->hash ^= gm_zobrist[color][cell];
     b->to_move = color;
