@@ -6,59 +6,30 @@ declarations against go.h, and cffi releases the GIL around every call).
 The declarations are not written here: they are the part of core/go.h between the
 "binding: begin" and "binding: end" markers, given to cdef() as they stand except that each
 `#define NAME expression` becomes `#define NAME value` (cdef only takes integer literals), the
-value computed from the header's own earlier defines. See engines/HACKING.md.
+value computed from the header's own earlier defines; engines/cbuild.py does that for every
+core. See engines/HACKING.md.
 """
-import ast
-import operator
-import re
+import sys
 from pathlib import Path
 
 from cffi import FFI
 
+ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT))
+from engines import cbuild  # noqa: E402  (the shared header reader, stdlib only)
+
 CORE = Path(__file__).resolve().parent / "core"
 HEADER = CORE / "go.h"
-BEGIN = "/* ==== binding: begin"
-END = "/* ==== binding: end"
-
-_DEFINE = re.compile(r"^#define\s+(\w+)\s+(.+?)\s*$")
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-        ast.FloorDiv: operator.floordiv, ast.LShift: operator.lshift}
-
-
-def _value(expr: str, known: dict) -> int:
-    """An integer expression of literals and earlier names (+ - * // <<, parentheses)."""
-    def ev(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name) and node.id in known:
-            return known[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](ev(node.left), ev(node.right))
-        raise ValueError(f"go.h binding section: cannot evaluate {expr!r}")
-    return ev(ast.parse(expr.replace("/", "//"), mode="eval").body)
 
 
 def binding_section(header: Path = HEADER) -> str:
-    """The text between the binding markers of a header."""
-    text = header.read_text()
-    begin, end = text.find(BEGIN), text.find(END)
-    if begin < 0 or end < begin:
-        raise ValueError(f"{header}: no binding section")
-    return text[text.index("\n", begin) + 1:end]
+    """The text between the binding markers of a header (engines/cbuild.py)."""
+    return cbuild.binding_section(header)
 
 
 def cdef_from_header(header: Path = HEADER) -> str:
-    """The binding section with every #define reduced to an integer literal, for cdef()."""
-    known, lines = {}, []
-    for line in binding_section(header).splitlines():
-        m = _DEFINE.match(line)
-        if m:
-            known[m.group(1)] = _value(m.group(2), known)
-            line = f"#define {m.group(1)} {known[m.group(1)]}"
-        elif line.lstrip().startswith("#"):
-            raise ValueError(f"{header}: preprocessor line in the binding section: {line!r}")
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    """The binding section with every #define reduced to an integer literal (engines/cbuild.py)."""
+    return cbuild.cdef_from_header(header)
 
 
 ffibuilder = FFI()

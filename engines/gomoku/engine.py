@@ -1,0 +1,201 @@
+"""GomokuEngine: the Python face of the C core (engines/gomoku/core, built by
+engines/gomoku/build_gomoku.py).
+
+One engine holds one board with its record, under one rule. The exceptions are rules.py's
+(IllegalMove and its named subclasses OffBoard, Occupied, GameOver, Forbidden with `.rule`),
+so the reference and the engine refuse a move with the same exception and message start.
+Calls are serialised by a lock per engine: the C functions run with the GIL released (cffi API
+mode), and the forbidden-point checks put stones on the board for a moment.
+"""
+from __future__ import annotations
+
+import threading
+
+from engines.gomoku._core import ffi, lib
+from engines.gomoku.rules import (BLACK, EMPTY, RULES, WHITE, Forbidden, GameOver, IllegalMove,
+                                  OffBoard, Occupied, WrongSetup)
+
+_RULE_CODES = {name: i for i, name in enumerate(RULES)}
+_COLORS = {lib.GM_EMPTY: EMPTY, lib.GM_BLACK: BLACK, lib.GM_WHITE: WHITE}
+_FORBIDDEN = {lib.GM_ERR_OVERLINE: "overline", lib.GM_ERR_DOUBLE_FOUR: "double-four",
+              lib.GM_ERR_DOUBLE_THREE: "double-three"}
+_WINNERS = {lib.GM_RESULT_BLACK: BLACK, lib.GM_RESULT_WHITE: WHITE}
+N = lib.GM_MAX_SIZE
+
+
+def _point(cell: int) -> tuple[int, int]:
+    y, x = divmod(cell, N)
+    return x, y
+
+
+class GomokuEngine:
+    """A game of Gomoku on the C core; see the module docstring for the contract."""
+
+    def __init__(self, size: int = 15, rule: str = "freestyle"):
+        self._lock = threading.Lock()
+        self._cells = ffi.new("int[]", lib.GM_MAX_CELLS)
+        board = lib.gm_board_new(lib.GM_MIN_SIZE, 0)
+        if board == ffi.NULL:
+            raise MemoryError("the Gomoku core could not allocate a board")
+        self._board = ffi.gc(board, lib.gm_board_free)
+        self.reset(size, rule)
+
+    # ---- state ----------------------------------------------------------------------------
+
+    @property
+    def board_ptr(self):
+        if self._board is None:
+            raise RuntimeError("this GomokuEngine is closed")
+        return self._board
+
+    def reset(self, size: int | None = None, rule: str | None = None) -> None:
+        """An empty board; a new size (5..20) and rule if given."""
+        size = self.size if size is None else size
+        rule = self.rule if rule is None else rule
+        if not isinstance(size, int) or not lib.GM_MIN_SIZE <= size <= lib.GM_MAX_SIZE:
+            raise WrongSetup(f"size {size!r}: boards are {lib.GM_MIN_SIZE}x{lib.GM_MIN_SIZE} "
+                             f"to {N}x{N}")
+        if rule not in _RULE_CODES:
+            raise WrongSetup(f"rule {rule!r}: one of {', '.join(RULES)}")
+        with self._lock:
+            lib.gm_board_reset(self.board_ptr, size, _RULE_CODES[rule])
+
+    @property
+    def size(self) -> int:
+        return lib.gm_board_size(self.board_ptr)
+
+    @property
+    def rule(self) -> str:
+        return RULES[lib.gm_board_rule(self.board_ptr)]
+
+    @property
+    def to_move(self) -> str:
+        return _COLORS[lib.gm_board_to_move(self.board_ptr)]
+
+    @property
+    def is_over(self) -> bool:
+        return lib.gm_board_result(self.board_ptr) != lib.GM_RESULT_NONE
+
+    @property
+    def winner(self) -> str | None:
+        """'b' or 'w' once a side has won; None while playing and for a draw."""
+        return _WINNERS.get(lib.gm_board_result(self.board_ptr))
+
+    @property
+    def winning_line(self) -> list[tuple[int, int]]:
+        with self._lock:
+            n = lib.gm_board_win_line(self.board_ptr, self._cells)
+            return [_point(self._cells[i]) for i in range(n)]
+
+    def hash(self) -> int:
+        """Zobrist hash: stones and side to move (the keys of rules.py)."""
+        return lib.gm_board_hash(self.board_ptr)
+
+    def board(self) -> list[list[str]]:
+        """Rows top to bottom of '.', 'b', 'w'."""
+        b, n = self.board_ptr, self.size
+        return [[_COLORS[lib.gm_board_at(b, x, y)] for x in range(n)] for y in range(n)]
+
+    def moves(self) -> list[tuple[int, int]]:
+        b = self.board_ptr
+        return [_point(lib.gm_board_move(b, i)) for i in range(lib.gm_board_nmoves(b))]
+
+    # ---- moves ----------------------------------------------------------------------------
+
+    def _xy(self, point) -> tuple[int, int]:
+        try:
+            x, y = point
+            x, y = int(x), int(y)
+        except (TypeError, ValueError):
+            raise OffBoard(f"{point!r} is not an (x, y) point") from None
+        if not (0 <= x < self.size and 0 <= y < self.size):
+            raise OffBoard(f"{(x, y)} on a {self.size}x{self.size} board")
+        return x, y
+
+    def _error(self, code: int, x: int, y: int) -> IllegalMove:
+        if code == lib.GM_ERR_OCCUPIED:
+            color = "black" if lib.gm_board_at(self.board_ptr, x, y) == lib.GM_BLACK else "white"
+            return Occupied(f"{(x, y)} holds {color}")
+        if code in _FORBIDDEN:
+            return Forbidden(_FORBIDDEN[code], f"at {(x, y)} for black")
+        if code == lib.GM_ERR_GAME_OVER:
+            return GameOver(f"{(x, y)}: the game is over")
+        return IllegalMove(f"error {code} at {(x, y)}")
+
+    def why_illegal(self, point) -> IllegalMove | None:
+        """The exception play(point) would raise, or None."""
+        try:
+            x, y = self._xy(point)
+        except OffBoard as error:
+            return error
+        with self._lock:
+            code = lib.gm_board_check(self.board_ptr, x, y)
+        return self._error(code, x, y) if code else None
+
+    def is_legal(self, point) -> bool:
+        return self.why_illegal(point) is None
+
+    def play(self, point) -> None:
+        """Place a stone of the side to move at (x, y); raises an IllegalMove subclass."""
+        x, y = self._xy(point)
+        with self._lock:
+            code = lib.gm_board_play(self.board_ptr, x, y)
+        if code:
+            raise self._error(code, x, y)
+
+    def undo(self) -> tuple[int, int] | None:
+        """Take back the last move; returns it, or None when there is none."""
+        with self._lock:
+            b = self.board_ptr
+            n = lib.gm_board_nmoves(b)
+            if n == 0:
+                return None
+            last = lib.gm_board_move(b, n - 1)
+            lib.gm_board_undo(b)
+            return _point(last)
+
+    def setup(self, moves) -> None:
+        """The position after moves (black first, alternating) with no rule checked; only the
+        last stone is judged. The same as rules.Game.setup."""
+        points = [self._xy(p) for p in moves]
+        cells = ffi.new("int[]", max(1, len(points)))
+        for i, (x, y) in enumerate(points):
+            cells[i] = y * N + x
+        with self._lock:
+            code = lib.gm_board_setup(self.board_ptr, cells, len(points))
+        if code == lib.GM_ERR_OCCUPIED:
+            raise Occupied(f"a point is given twice in {list(moves)!r}")
+        if code:
+            raise WrongSetup(f"{len(points)} moves on a {self.size}x{self.size} board")
+
+    def legal_moves(self) -> list[tuple[int, int]]:
+        """Points the side to move may play, sorted by (y, x); [] once the game is over."""
+        with self._lock:
+            n = lib.gm_board_legal_moves(self.board_ptr, self._cells)
+            return [_point(self._cells[i]) for i in range(n)]
+
+    def forbidden_points(self) -> list[tuple[int, int]]:
+        """Points forbidden for black (renju only), sorted by (y, x)."""
+        with self._lock:
+            n = lib.gm_board_forbidden_points(self.board_ptr, self._cells)
+            return [_point(self._cells[i]) for i in range(n)]
+
+    def forbidden_reason(self, point) -> str | None:
+        """overline, double-four or double-three if black may not play there, else None."""
+        x, y = self._xy(point)
+        with self._lock:
+            return _FORBIDDEN.get(lib.gm_board_forbidden(self.board_ptr, x, y))
+
+    # ---- life cycle -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            if self._board is not None:
+                ffi.release(self._board)
+                self._board = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
