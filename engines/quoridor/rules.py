@@ -153,9 +153,6 @@ def wall_to_qtp(text: str) -> str:
 
 # ---- the game ------------------------------------------------------------------------------
 
-STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
 class Game:
     """A game of Quoridor: pawns, walls, walls left, side to move and the moves played."""
 
@@ -178,21 +175,27 @@ class Game:
     def on_board(self, square) -> bool:
         return 0 <= square[0] < self.size and 0 <= square[1] < self.size
 
-    def wall_between(self, a, b, walls=None) -> bool:
-        """Is the step between the adjacent squares a and b crossed by a wall?"""
-        walls = self.walls if walls is None else walls
-        (x, y), (bx, by) = min(a, b), max(a, b)
-        if by == y:                          # an east-west step: vertical walls
-            return (x, y, "v") in walls or (x, y - 1, "v") in walls
-        return (x, y, "h") in walls or (x - 1, y, "h") in walls
-
     def neighbours(self, square, walls=None):
-        """Squares one step from square with no wall between."""
+        """Squares one step from square with no wall between. The step east of (x, y) is
+        closed by a vertical wall at slot (x, y) or (x, y - 1), the step north by a horizontal
+        wall at (x, y) or (x - 1, y); west and south are the steps east and north of the
+        neighbour."""
+        walls = self.walls if walls is None else walls
         x, y = square
-        for dx, dy in STEPS:
-            t = (x + dx, y + dy)
-            if self.on_board(t) and not self.wall_between(square, t, walls):
-                yield t
+        out = []
+        if x + 1 < self.size and (x, y, "v") not in walls and (x, y - 1, "v") not in walls:
+            out.append((x + 1, y))
+        if x > 0 and (x - 1, y, "v") not in walls and (x - 1, y - 1, "v") not in walls:
+            out.append((x - 1, y))
+        if y + 1 < self.size and (x, y, "h") not in walls and (x - 1, y, "h") not in walls:
+            out.append((x, y + 1))
+        if y > 0 and (x, y - 1, "h") not in walls and (x - 1, y - 1, "h") not in walls:
+            out.append((x, y - 1))
+        return out
+
+    def wall_between(self, a, b) -> bool:
+        """Is the step between the adjacent squares a and b crossed by a wall?"""
+        return b not in self.neighbours(a)
 
     def goal_row(self, player: int) -> int:
         return self.size - 1 if player == 0 else 0

@@ -146,7 +146,7 @@ long qr_bench_rollouts(int size, long rollouts, uint64_t seed);
 /* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
 
 /* How many of the wall's three contact points (two ends, middle) touch the board edge or
-   another wall on b; the wall need not be legal. */
+   another wall on b, for a wall that neither overlaps nor crosses one (else unspecified). */
 int qr_board_wall_contacts(const qr_board *b, int move);
 /* qr_board_check without the shortcut: the path check is run for every wall. */
 int qr_board_check_full(const qr_board *b, int move);
