@@ -155,6 +155,22 @@ class QuoridorEngine:
                 or (isinstance(move, str) and move.strip()[-1:] in "hv") else "pawn move"
             raise cls(f"{kind} {name}: {why}")
 
+    def set_position(self, pawns, walls, walls_left, to_move=0):
+        """Set up a position (history cleared): pawns as two squares, walls as (x, y, o)."""
+        n, m = self.size, self.size - 1
+        cells = [y * n + x if 0 <= x < n and 0 <= y < n else -1 for x, y in pawns]
+        masks = {"h": 0, "v": 0}
+        for x, y, o in walls:
+            if not (0 <= x < m and 0 <= y < m and o in masks):
+                raise rules.OffBoard(f"wall {(x, y, o)!r}: off the board's grooves")
+            masks[o] |= 1 << (y * m + x)
+        with self._lock:
+            err = lib.qr_game_set_position(self._game, cells[0], cells[1], masks["h"], masks["v"],
+                                           walls_left[0], walls_left[1], to_move)
+        if err:
+            cls, why = _REFUSALS[err]
+            raise cls(f"position {pawns!r} {sorted(walls)!r}: {why}")
+
     def undo(self) -> bool:
         with self._lock:
             return bool(lib.qr_game_undo(self._game))

@@ -170,6 +170,19 @@ class Game:
         self.to_move = 0
         self.history: list = []              # (move, the mover's square before it)
 
+    def set_position(self, pawns, walls, walls_left, to_move=0):
+        """Set up a position (history cleared): pawns as two squares, walls as (x, y, o)."""
+        pawns, walls = [tuple(p) for p in pawns], {tuple(w) for w in walls}
+        if len(pawns) != 2 or pawns[0] == pawns[1] or not all(map(self.on_board, pawns)):
+            raise OffBoard(f"pawns {pawns!r}: two different squares of the board")
+        trial = Game(self.size, 0, self.edge_diagonal)
+        trial.pawns = pawns
+        for wall in sorted(walls):
+            trial.walls_left[trial.to_move] = 1
+            trial.place_wall(wall)
+        self.pawns, self.walls, self.history = pawns, walls, []
+        self.walls_left, self.to_move = list(walls_left), to_move
+
     # ---- geometry ----
 
     def on_board(self, square) -> bool:

@@ -37,6 +37,56 @@ int qr_board_init(qr_board *b, int size, int walls, int edge_diagonal)
     return QR_OK;
 }
 
+static void wall_toggle(qr_board *b, int vertical, int slot);
+static void walls_left_set(qr_board *b, int player, int count);
+
+/* Why walls h, v could not stand together on b's size, QR_OK if they can. */
+static int walls_consistent(const qr_board *b, uint64_t h, uint64_t v)
+{
+    const qr_geom *g = qr_geom_b(b);
+    if ((h | v) & ~g->slots)
+        return QR_ERR_OFF_BOARD;
+    uint64_t h_near = qr_slots_shift(g, h, 1, 0), v_near = qr_slots_shift(g, v, 0, 1);
+    if ((h & h_near) || (v & v_near))
+        return QR_ERR_OVERLAP;
+    return (h & v) ? QR_ERR_CROSS : QR_OK;
+}
+
+static int position_in_range(const qr_board *b, int p0, int p1, int l0, int l1, int to_move)
+{
+    int cells = b->size * b->size;
+    return p0 >= 0 && p0 < cells && p1 >= 0 && p1 < cells && p0 != p1 && l0 >= 0 &&
+           l0 <= QR_MAX_WALLS && l1 >= 0 && l1 <= QR_MAX_WALLS && (to_move == 0 || to_move == 1);
+}
+
+int qr_board_set_position(qr_board *b, int pawn0, int pawn1, uint64_t hwalls, uint64_t vwalls,
+                          int left0, int left1, int to_move)
+{
+    qr_board t;
+    qr_board_init(&t, b->size, 0, b->edge_diagonal);
+    if (!position_in_range(b, pawn0, pawn1, left0, left1, to_move))
+        return QR_ERR_OFF_BOARD;
+    int err = walls_consistent(b, hwalls, vwalls);
+    if (err != QR_OK)
+        return err;
+    const qr_geom *g = qr_geom_b(b);
+    for (int v = 0; v < 2; v++)
+        for (uint64_t s = v ? vwalls : hwalls; s; s &= s - 1)
+            wall_toggle(&t, v, __builtin_ctzll(s));
+    t.hash ^= g->zpawn[0][t.pawn[0]] ^ g->zpawn[0][pawn0] ^ g->zpawn[1][t.pawn[1]] ^ g->zpawn[1][pawn1];
+    t.pawn[0] = pawn0;
+    t.pawn[1] = pawn1;
+    walls_left_set(&t, 0, left0);
+    walls_left_set(&t, 1, left1);
+    if (to_move)
+        t.hash ^= g->zto;
+    t.to_move = to_move;
+    if (qr_board_path_length(&t, 0) < 0 || qr_board_path_length(&t, 1) < 0)
+        return QR_ERR_BLOCKS;
+    *b = t;
+    return QR_OK;
+}
+
 int qr_pawn_move(const qr_board *b, int x, int y)
 {
     return y * b->size + x;

@@ -73,6 +73,15 @@ int qr_game_play(qr_game *g, int move)
     return QR_OK;
 }
 
+int qr_game_set_position(qr_game *g, int pawn0, int pawn1, uint64_t hwalls, uint64_t vwalls,
+                         int left0, int left1, int to_move)
+{
+    int err = qr_board_set_position(&g->board, pawn0, pawn1, hwalls, vwalls, left0, left1, to_move);
+    if (err == QR_OK)
+        g->nmoves = 0;
+    return err;
+}
+
 int qr_game_undo(qr_game *g)
 {
     if (g->nmoves == 0)

@@ -83,6 +83,12 @@ int qr_default_walls(int size);
 /* Move codes: pawn to (x, y), wall at slot (x, y) (horizontal when vertical == 0). No check. */
 int qr_pawn_move(const qr_board *b, int x, int y);
 int qr_wall_move(const qr_board *b, int vertical, int x, int y);
+/* Set up a position (keeps size, variant flag): pawn cells, wall slot masks, walls left,
+   side to move; ply 0. Refused with the board unchanged: QR_ERR_OFF_BOARD (a pawn off the
+   board or on the other's cell, a slot off the board, a count or side out of range),
+   QR_ERR_OVERLAP / QR_ERR_CROSS (two walls of the masks), QR_ERR_BLOCKS (a pawn without path). */
+int qr_board_set_position(qr_board *b, int pawn0, int pawn1, uint64_t hwalls, uint64_t vwalls,
+                          int left0, int left1, int to_move);
 /* Legality of move for the side to move: QR_OK or the first QR_ERR_* that applies. */
 int qr_board_check(const qr_board *b, int move);
 /* Play a move qr_board_check accepted; u receives what undo needs. */
@@ -120,6 +126,9 @@ const qr_board *qr_game_board(const qr_game *g);
 int qr_game_clear(qr_game *g, int size, int walls, int edge_diagonal);
 /* Play move for the side to move: QR_OK or why it was refused (the game is then unchanged). */
 int qr_game_play(qr_game *g, int move);
+/* qr_board_set_position on the game's board; the history is cleared when it succeeds. */
+int qr_game_set_position(qr_game *g, int pawn0, int pawn1, uint64_t hwalls, uint64_t vwalls,
+                         int left0, int left1, int to_move);
 /* Take back the last move; 0 when there is none. */
 int qr_game_undo(qr_game *g);
 int qr_game_nmoves(const qr_game *g);
