@@ -177,6 +177,8 @@ int qr_board_pawn_moves(const qr_board *b, int *cells)
 {
     qr_bb d = qr_pawn_dests(b);
     int k = 0;
+    if (qr_board_winner(b) >= 0)
+        return 0;
     for (; bb_any(d); k++) {
         cells[k] = bb_lowest(d);
         bb_flip(&d, cells[k]);

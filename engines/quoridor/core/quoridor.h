@@ -97,9 +97,11 @@ void qr_board_play(qr_board *b, int move, qr_undo *u);
 void qr_board_undo(qr_board *b, const qr_undo *u);
 /* -1 while the game goes on, else the player whose pawn is on its goal row. */
 int qr_board_winner(const qr_board *b);
-/* Destinations of the side to move's pawn (jumps, diagonals); cells sorted; <= 5. */
+/* Destinations of the side to move's pawn (jumps, diagonals); cells sorted; <= 5; none once
+   the game is over. */
 int qr_board_pawn_moves(const qr_board *b, int *cells);
-/* Every legal wall move of the side to move, increasing codes; room for 2 * QR_MAX_SLOTS. */
+/* Every legal wall move of the side to move, increasing codes; room for 2 * QR_MAX_SLOTS;
+   none once the game is over. */
 int qr_board_legal_walls(const qr_board *b, int *moves);
 /* Every legal move (pawn moves first); room for QR_MAX_MOVES. */
 int qr_board_legal_moves(const qr_board *b, int *moves);
