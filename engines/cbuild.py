@@ -57,3 +57,26 @@ def cdef_from_header(header: Path) -> str:
             raise ValueError(f"{header}: preprocessor line in the binding section: {line!r}")
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository (paths relative to it, as setup.py runs there)
+
+
+def core_ffi(game: str, header_name: str, libraries: tuple[str, ...] = ()):
+    """The cffi builder of engines/GAME/core: every .c file there, compiled -O3 in API mode
+    into engines.GAME._core, its cdef the binding section of HEADER_NAME."""
+    from cffi import FFI  # a build requirement; the helpers above need only the stdlib
+
+    core = ROOT / "engines" / game / "core"
+    ffi = FFI()
+    ffi.cdef(cdef_from_header(core / header_name))
+    ffi.set_source(
+        f"engines.{game}._core",
+        f'#include "{header_name}"\n',
+        sources=[str(p.relative_to(ROOT)) for p in sorted(core.glob("*.c"))],
+        include_dirs=[str(core.relative_to(ROOT))],
+        extra_compile_args=["-O3", "-pthread", "-std=gnu11"],
+        extra_link_args=["-pthread"],
+        libraries=list(libraries),
+    )
+    return ffi

@@ -12,37 +12,11 @@ core. See engines/HACKING.md.
 import sys
 from pathlib import Path
 
-from cffi import FFI
-
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 from engines import cbuild  # noqa: E402  (the shared header reader, stdlib only)
 
-CORE = Path(__file__).resolve().parent / "core"
-HEADER = CORE / "go.h"
-
-
-def binding_section(header: Path = HEADER) -> str:
-    """The text between the binding markers of a header (engines/cbuild.py)."""
-    return cbuild.binding_section(header)
-
-
-def cdef_from_header(header: Path = HEADER) -> str:
-    """The binding section with every #define reduced to an integer literal (engines/cbuild.py)."""
-    return cbuild.cdef_from_header(header)
-
-
-ffibuilder = FFI()
-ffibuilder.cdef(cdef_from_header())
-ffibuilder.set_source(
-    "engines.go._core",
-    '#include "go.h"\n',
-    sources=[str(p.relative_to(CORE.parent.parent.parent)) for p in sorted(CORE.glob("*.c"))],
-    include_dirs=[str(CORE.relative_to(CORE.parent.parent.parent))],
-    extra_compile_args=["-O3", "-pthread", "-std=gnu11"],
-    extra_link_args=["-pthread"],
-    libraries=["m"],
-)
+ffibuilder = cbuild.core_ffi("go", "go.h", libraries=("m",))
 
 if __name__ == "__main__":
     ffibuilder.compile(verbose=True)

@@ -1,0 +1,34 @@
+/* inspect.c - read-only views of the core for tests and tools: contact points of a wall, the
+   legality check without its shortcut, distance maps. Declared in quoridor.h's binding
+   section; the fuzz harness compiles and calls them too. */
+#include "quoridor.h"
+#include "internal.h"
+
+int qr_board_wall_contacts(const qr_board *b, int move)
+{
+    int vertical, slot, n = 0;
+    uint64_t c[3];
+    if (!qr_wall_decode(b, move, &vertical, &slot))
+        return -1;
+    qr_walls_contacts(b, vertical, 1, c);
+    for (int i = 0; i < 3; i++)
+        n += (int)((c[i] >> slot) & 1);
+    return n;
+}
+
+int qr_board_check_full(const qr_board *b, int move)
+{
+    return qr_check(b, move, 1);
+}
+
+void qr_board_distances(const qr_board *b, int player, int *dist)
+{
+    qr_bb reach[QR_MAX_CELLS];
+    int layers = qr_path_layers(b, player, reach), cells = b->size * b->size;
+    for (int i = 0; i < cells; i++) {
+        dist[i] = -1;
+        for (int k = 0; k < layers && dist[i] < 0; k++)
+            if (bb_test(reach[k], i))
+                dist[i] = k;
+    }
+}

@@ -1,0 +1,111 @@
+/* internal.h - helpers shared between the Quoridor core's files (not part of the public API,
+   not seen by the binding; inspect.c may use them to expose a view for tests). */
+#ifndef QR_INTERNAL_H
+#define QR_INTERNAL_H
+
+#include "quoridor.h"
+
+/* ---- Cell sets (qr_bb) ------------------------------------------------------------------ */
+
+static inline qr_bb bb_or(qr_bb a, qr_bb b) { return (qr_bb){{a.w[0] | b.w[0], a.w[1] | b.w[1]}}; }
+static inline qr_bb bb_and(qr_bb a, qr_bb b) { return (qr_bb){{a.w[0] & b.w[0], a.w[1] & b.w[1]}}; }
+static inline qr_bb bb_andn(qr_bb a, qr_bb b) { return (qr_bb){{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1]}}; }
+static inline int bb_any(qr_bb a) { return (a.w[0] | a.w[1]) != 0; }
+static inline int bb_test(qr_bb a, int i) { return (int)((a.w[i >> 6] >> (i & 63)) & 1); }
+static inline void bb_flip(qr_bb *a, int i) { a->w[i >> 6] ^= 1ULL << (i & 63); }
+static inline int bb_count(qr_bb a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+static inline qr_bb bb_cell(int i) { qr_bb a = {{0, 0}}; bb_flip(&a, i); return a; }
+
+/* a moved up by k bits (0 < k < 64). */
+static inline qr_bb bb_shl(qr_bb a, int k)
+{
+    return (qr_bb){{a.w[0] << k, (a.w[1] << k) | (a.w[0] >> (64 - k))}};
+}
+
+/* a moved down by k bits (0 < k < 64). */
+static inline qr_bb bb_shr(qr_bb a, int k)
+{
+    return (qr_bb){{(a.w[0] >> k) | (a.w[1] << (64 - k)), a.w[1] >> k}};
+}
+
+/* Lowest cell of a non-empty set. */
+static inline int bb_lowest(qr_bb a)
+{
+    return a.w[0] ? __builtin_ctzll(a.w[0]) : 64 + __builtin_ctzll(a.w[1]);
+}
+
+/* ---- Geometry of one size (set up once for every size) ---------------------------------- */
+
+typedef struct {
+    int n, m, cells;              /* squares per side, slots per side (n - 1), n * n */
+    qr_bb all, goal[2];           /* every cell; the goal row of each player */
+    uint64_t slots;               /* every slot */
+    uint64_t scol_lo[3], scol_hi[3]; /* slots with x < k, with x >= m - k (k = 1, 2) */
+    uint64_t near[QR_MAX_CELLS];  /* slots touching a square a king step from the cell */
+    qr_bb wall_cells[2][QR_MAX_SLOTS]; /* the two cells a wall closes: north sides (h), east (v) */
+    uint64_t zpawn[2][QR_MAX_CELLS], zwall[2][QR_MAX_SLOTS]; /* keys by local index */
+    uint64_t zto, zleft[2][QR_MAX_WALLS + 1];
+} qr_geom;
+
+/* The table of an odd size in QR_MIN_SIZE..QR_MAX_SIZE (set up on first use). */
+const qr_geom *qr_geom_of(int size);
+
+/* The tables of b's size. */
+static inline const qr_geom *qr_geom_b(const qr_board *b) { return (const qr_geom *)b->geom; }
+
+/* Slot mask moved by (dx, dy) slots, dropping what leaves the board (|dx|, |dy| <= 2). */
+static inline uint64_t qr_slots_shift(const qr_geom *g, uint64_t s, int dx, int dy)
+{
+    if (dx > 0)
+        s = (s & ~g->scol_hi[dx]) << dx;
+    else if (dx < 0)
+        s = (s & ~g->scol_lo[-dx]) >> -dx;
+    if (dy > 0)
+        s <<= dy * g->m;
+    else if (dy < 0)
+        s >>= -dy * g->m;
+    return s & g->slots;
+}
+
+/* ---- Walls (path.c) ---------------------------------------------------------------------- */
+
+/* Slots where a wall of that orientation would overlap a parallel wall of b. */
+uint64_t qr_walls_overlapped(const qr_board *b, int vertical);
+/* Slots where a wall of that orientation would overlap or cross a wall of b. */
+uint64_t qr_walls_forbidden(const qr_board *b, int vertical);
+/* Masks of the slots whose wall of that orientation touches something at its first end (low
+   x or y), its second end and its middle; with_edge counts the board edge as something. */
+void qr_walls_contacts(const qr_board *b, int vertical, int with_edge, uint64_t out[3]);
+/* Slots of that orientation whose wall touches edge or walls at two or more contact points:
+   the only ones that can cut a path. */
+uint64_t qr_walls_risky(const qr_board *b, int vertical);
+/* Would a (non-overlapping) wall at slot leave both pawns a path? No shortcut. */
+int qr_wall_keeps_paths(const qr_board *b, int vertical, int slot);
+
+/* ---- Paths (path.c) ---------------------------------------------------------------------- */
+
+/* Cells one step from the set s through open grooves. */
+static inline qr_bb qr_step(const qr_geom *g, qr_bb s, qr_bb open_e, qr_bb open_n)
+{
+    qr_bb e = bb_shl(bb_and(s, open_e), 1), n = bb_shl(bb_and(s, open_n), g->n);
+    qr_bb west = bb_and(bb_shr(s, 1), open_e);          /* cells whose east step leads into s */
+    qr_bb south = bb_and(bb_shr(s, g->n), open_n);
+    return bb_or(bb_or(e, n), bb_or(west, south));
+}
+
+/* Steps from cell to the nearest cell of goal through the open grooves, -1 if none. */
+int qr_path_bfs(const qr_geom *g, qr_bb open_e, qr_bb open_n, int cell, qr_bb goal);
+/* reach[k] = cells at most k steps from player's goal row on b; returns the number of
+   layers filled (the last one is the whole reachable set). reach needs QR_MAX_CELLS. */
+int qr_path_layers(const qr_board *b, int player, qr_bb *reach);
+
+/* ---- Board (board.c) --------------------------------------------------------------------- */
+
+/* Destinations of the side to move's pawn. */
+qr_bb qr_pawn_dests(const qr_board *b);
+/* 1 when move is a wall code of b's size; its orientation and slot. */
+int qr_wall_decode(const qr_board *b, int move, int *vertical, int *slot);
+/* qr_board_check with the path check always (full != 0) or only for risky walls. */
+int qr_check(const qr_board *b, int move, int full);
+
+#endif

@@ -1,0 +1,169 @@
+/* quoridor.h - the Quoridor engine's C API: board, walls, paths, game record, rollouts.
+ *
+ * Plain C, no I/O, no Python. A board is size x size squares, size odd, 3..9 (5, 7 and 9 are
+ * the ones played). Squares outside this file are (x, y): x the column from a (0), y the row
+ * from 1 (0). Inside, a square is the cell index y * size + x, bit (y * size + x) of a
+ * qr_bb. Player 0 starts in the middle of row 0 (e1 on 9x9) and wins on row size - 1; player
+ * 1 starts in the middle of row size - 1 and wins on row 0. Player 0 moves first.
+ *
+ * Walls lie on the grooves. A wall slot (x, y), 0 <= x, y < size - 1, is the wall that
+ * touches squares (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1): horizontal, it lies between
+ * rows y and y + 1 along columns x and x + 1; vertical, between columns x and x + 1 beside rows
+ * y and y + 1. Slot index s = y * (size - 1) + x, bit s of a uint64_t slot mask.
+ *
+ * A move is an int: a pawn move is its destination cell (0 .. size * size - 1), a wall is
+ * QR_WALL_H + s or QR_WALL_V + s.
+ *
+ * Files: see engines/HACKING.md. Dependencies run one way: rollout.c -> game.c -> board.c ->
+ * path.c; inspect.c (helpers for tests and tools) reads the others.
+ *
+ * Everything between the two "binding" markers is also the cffi declaration of the Python
+ * module engines.quoridor._core: build_quoridor.py hands that text to cdef() verbatim, except
+ * that each #define is replaced by its value (engines/go/build_go.py's cdef_from_header).
+ */
+#ifndef QUORIDOR_H
+#define QUORIDOR_H
+
+#include <stdint.h>
+
+/* ==== binding: begin (read by engines/quoridor/build_quoridor.py) ==== */
+
+#define QR_MIN_SIZE 3
+#define QR_MAX_SIZE 9
+#define QR_MAX_CELLS (QR_MAX_SIZE * QR_MAX_SIZE)
+#define QR_MAX_SLOTS ((QR_MAX_SIZE - 1) * (QR_MAX_SIZE - 1))
+#define QR_MAX_WALLS 20
+#define QR_WALL_H 128
+#define QR_WALL_V (QR_WALL_H + QR_MAX_SLOTS)
+#define QR_MOVE_END (QR_WALL_V + QR_MAX_SLOTS)
+#define QR_MAX_PAWN_MOVES 5
+#define QR_MAX_MOVES (QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS)
+
+/* Why a move is refused (qr_board_check / qr_game_play), in the order they are tested. */
+enum {
+    QR_OK = 0,
+    QR_ERR_GAME_OVER = 1,   /* a pawn already stands on its goal row */
+    QR_ERR_OFF_BOARD = 2,   /* not a move code of this board size */
+    QR_ERR_PAWN = 3,        /* not a square the side to move's pawn can reach this turn */
+    QR_ERR_NO_WALLS = 4,    /* a wall, but the side to move has none left */
+    QR_ERR_OVERLAP = 5,     /* shares a groove segment with a parallel wall */
+    QR_ERR_CROSS = 6,       /* crosses a perpendicular wall at its middle */
+    QR_ERR_BLOCKS = 7,      /* would leave a pawn with no path to its goal row */
+    QR_ERR_SIZE = 8,        /* board size not odd in 3..9, or wall count not in 0..20 */
+    QR_ERR_NOMEM = 9,
+};
+
+/* A set of cells: bit i of w[i / 64]. */
+typedef struct { uint64_t w[2]; } qr_bb;
+
+/* ---- Board: one position, a plain struct (copy it by assignment) ------------------------ */
+
+typedef struct qr_board {
+    int size;              /* squares per side */
+    int edge_diagonal;     /* variant: the board edge behind the opponent allows diagonals */
+    int to_move;           /* 0 or 1 */
+    int ply;               /* moves played since the start */
+    int pawn[2];           /* cell of each pawn */
+    int walls_left[2];
+    uint64_t hwalls, vwalls;  /* slot masks of the walls on the board */
+    qr_bb open_e, open_n;  /* cells whose step east (x + 1) / north (y + 1) crosses no wall
+                              and stays on the board */
+    uint64_t hash;         /* Zobrist: pawns, walls, walls left, side to move */
+    const void *geom;      /* this size's fixed tables (internal.h's qr_geom) */
+} qr_board;
+
+/* What qr_board_undo needs to take a move back. */
+typedef struct { int move; int from; } qr_undo;
+
+/* Start position. walls < 0 gives qr_default_walls(size). Returns QR_OK or QR_ERR_SIZE. */
+int qr_board_init(qr_board *b, int size, int walls, int edge_diagonal);
+/* Walls each player gets by default: round(10 * size^2 / 81), so 3 on 5x5, 6 on 7x7, 10 on
+   9x9. Returns -1 for a size the core does not support. */
+int qr_default_walls(int size);
+/* Move codes: pawn to (x, y), wall at slot (x, y) (horizontal when vertical == 0). No check. */
+int qr_pawn_move(const qr_board *b, int x, int y);
+int qr_wall_move(const qr_board *b, int vertical, int x, int y);
+/* Set up a position (keeps size, variant flag): pawn cells, wall slot masks, walls left,
+   side to move; ply 0. Refused with the board unchanged: QR_ERR_OFF_BOARD (a pawn off the
+   board or on the other's cell, a slot off the board, a count or side out of range),
+   QR_ERR_OVERLAP / QR_ERR_CROSS (two walls of the masks), QR_ERR_BLOCKS (a pawn without path). */
+int qr_board_set_position(qr_board *b, int pawn0, int pawn1, uint64_t hwalls, uint64_t vwalls,
+                          int left0, int left1, int to_move);
+/* Legality of move for the side to move: QR_OK or the first QR_ERR_* that applies. */
+int qr_board_check(const qr_board *b, int move);
+/* Play a move qr_board_check accepted; u receives what undo needs. */
+void qr_board_play(qr_board *b, int move, qr_undo *u);
+/* Take back the move u was filled for; must be the last one played on b. */
+void qr_board_undo(qr_board *b, const qr_undo *u);
+/* -1 while the game goes on, else the player whose pawn is on its goal row. */
+int qr_board_winner(const qr_board *b);
+/* Destinations of the side to move's pawn (jumps, diagonals); cells sorted; <= 5; none once
+   the game is over. */
+int qr_board_pawn_moves(const qr_board *b, int *cells);
+/* Every legal wall move of the side to move, increasing codes; room for 2 * QR_MAX_SLOTS;
+   none once the game is over. */
+int qr_board_legal_walls(const qr_board *b, int *moves);
+/* Every legal move (pawn moves first); room for QR_MAX_MOVES. */
+int qr_board_legal_moves(const qr_board *b, int *moves);
+/* Steps on the shortest path of player's pawn to its goal row (pawns ignored), -1 if none. */
+int qr_board_path_length(const qr_board *b, int player);
+/* Zobrist keys, from one splitmix64 stream shared by every size (see rules.py): the pawn of
+   player at (x, y), a wall at slot (x, y), player 1 to move, player holding count walls. */
+uint64_t qr_zobrist_pawn(int player, int x, int y);
+uint64_t qr_zobrist_wall(int vertical, int x, int y);
+uint64_t qr_zobrist_to_move(void);
+uint64_t qr_zobrist_walls_left(int player, int count);
+
+/* ---- Game record: a board and its history ------------------------------------------------ */
+
+typedef struct qr_game qr_game;
+
+/* New game; NULL on a bad size or wall count, or no memory. */
+qr_game *qr_game_new(int size, int walls, int edge_diagonal);
+void qr_game_free(qr_game *g);
+/* The current position; valid for the game's lifetime, changed only by play/undo/clear. */
+const qr_board *qr_game_board(const qr_game *g);
+/* Back to the start position with the variant flag given; a new size and wall count when
+   size > 0 (walls < 0: default), else the game's own. QR_OK or QR_ERR_SIZE (unchanged). */
+int qr_game_clear(qr_game *g, int size, int walls, int edge_diagonal);
+/* Play move for the side to move: QR_OK or why it was refused (the game is then unchanged). */
+int qr_game_play(qr_game *g, int move);
+/* qr_board_set_position on the game's board; the history is cleared when it succeeds. */
+int qr_game_set_position(qr_game *g, int pawn0, int pawn1, uint64_t hwalls, uint64_t vwalls,
+                         int left0, int left1, int to_move);
+/* Take back the last move; 0 when there is none. */
+int qr_game_undo(qr_game *g);
+int qr_game_nmoves(const qr_game *g);
+/* Move i (0 = the first), -1 when out of range. */
+int qr_game_move(const qr_game *g, int i);
+
+/* ---- Rollouts: shortest-path-guided random games ----------------------------------------- */
+
+typedef struct { uint64_t s; } qr_rng;
+void qr_rng_seed(qr_rng *r, uint64_t seed);
+/* Uniform integer in [0, n), n > 0. */
+uint32_t qr_rng_below(qr_rng *r, uint32_t n);
+/* Play b to the end: with probability 0.7 (or always, with no walls left) the side to move
+   steps its pawn onto a square of least path length, else it places a random legal "probable"
+   wall (one touching a wall, or touching a square next to a pawn; a pawn step when none is
+   found in a few draws). Returns the winner, or -1 when max_plies ran out. b is changed. */
+int qr_rollout(qr_board *b, qr_rng *r, int max_plies);
+/* The move qr_rollout would play next on b (b is not changed); -1 if the game is over. */
+int qr_rollout_move(const qr_board *b, qr_rng *r);
+/* Rollouts from the start position of size (default walls); returns the first player's wins.
+   The benchmark of the rollout speed. */
+long qr_bench_rollouts(int size, long rollouts, uint64_t seed);
+
+/* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
+
+/* How many of the wall's three contact points (two ends, middle) touch the board edge or
+   another wall on b, for a wall that neither overlaps nor crosses one (else unspecified). */
+int qr_board_wall_contacts(const qr_board *b, int move);
+/* qr_board_check without the shortcut: the path check is run for every wall. */
+int qr_board_check_full(const qr_board *b, int move);
+/* Path length of player from every cell to its goal row into dist[size * size] (-1: none). */
+void qr_board_distances(const qr_board *b, int player, int *dist);
+
+/* ==== binding: end ==== */
+
+#endif

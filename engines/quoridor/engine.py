@@ -1,0 +1,208 @@
+"""QuoridorEngine: the Python face of the C core (engines/quoridor/core, built by
+engines/quoridor/build_quoridor.py).
+
+Moves are the ones rules.py takes: notation text ('e2', 'e3v'), a square (x, y) or a wall
+(x, y, 'h' | 'v'). Refusals raise rules.py's named exceptions (GameOver, OffBoard,
+IllegalPawnMove, NoWallsLeft, WallOverlaps, WallCrosses, WallBlocksPath), each naming the move.
+Calls are serialised by a lock per engine; cffi releases the GIL inside every C call.
+"""
+from __future__ import annotations
+
+import threading
+
+from engines.quoridor import rules
+from engines.quoridor._core import ffi, lib
+
+_REFUSALS = {
+    lib.QR_ERR_GAME_OVER: (rules.GameOver, "the game is over"),
+    lib.QR_ERR_OFF_BOARD: (rules.OffBoard, "off the board"),
+    lib.QR_ERR_PAWN: (rules.IllegalPawnMove, "the pawn to move cannot reach it"),
+    lib.QR_ERR_NO_WALLS: (rules.NoWallsLeft, "no walls left"),
+    lib.QR_ERR_OVERLAP: (rules.WallOverlaps, "overlaps a wall"),
+    lib.QR_ERR_CROSS: (rules.WallCrosses, "crosses a wall"),
+    lib.QR_ERR_BLOCKS: (rules.WallBlocksPath, "blocks every path of a pawn to its goal row"),
+    lib.QR_ERR_NOMEM: (MemoryError, "out of memory"),
+}
+
+
+class QuoridorEngine:
+    """A game of Quoridor on the C core; see the module docstring for the contract."""
+
+    def __init__(self, size: int = 9, walls: int | None = None, edge_diagonal: bool = True):
+        game = lib.qr_game_new(*self._config(size, walls, edge_diagonal))
+        if game == ffi.NULL:
+            raise MemoryError("the Quoridor core could not allocate a game")
+        self._game = ffi.gc(game, lib.qr_game_free)
+        self._lock = threading.Lock()
+        self._buf = ffi.new("int[]", lib.QR_MAX_MOVES)
+
+    @staticmethod
+    def _config(size, walls, edge_diagonal):
+        if size not in rules.SIZES:
+            raise rules.OffBoard(f"wrong size {size!r}: boards are 3x3, 5x5, 7x7 or 9x9")
+        walls = rules.default_walls(size) if walls is None else walls
+        if not isinstance(walls, int) or not 0 <= walls <= lib.QR_MAX_WALLS:
+            raise rules.OffBoard(f"wrong wall count {walls!r}: 0..{lib.QR_MAX_WALLS}")
+        return size, walls, 1 if edge_diagonal else 0
+
+    def clear(self, size: int | None = None, walls: int | None = None, edge_diagonal=None):
+        """Back to the start; a new size, wall count or variant flag when given."""
+        b = self.board
+        size = b.size if size is None else size
+        edge = bool(b.edge_diagonal) if edge_diagonal is None else edge_diagonal
+        if walls is None and size == b.size:
+            walls = self._start_walls()
+        with self._lock:
+            lib.qr_game_clear(self._game, *self._config(size, walls, edge))
+
+    def _start_walls(self) -> int:
+        b = self.board
+        return b.walls_left[0] + sum(1 for i in range(lib.qr_game_nmoves(self._game))
+                                     if i % 2 == 0 and lib.qr_game_move(self._game, i) >= lib.QR_WALL_H)
+
+    # ---- state ---------------------------------------------------------------------------
+
+    @property
+    def board(self):
+        return lib.qr_game_board(self._game)
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    @property
+    def edge_diagonal(self) -> bool:
+        return bool(self.board.edge_diagonal)
+
+    @property
+    def to_move(self) -> int:
+        return self.board.to_move
+
+    @property
+    def pawns(self) -> list:
+        n = self.size
+        return [(c % n, c // n) for c in self.board.pawn]
+
+    @property
+    def walls_left(self) -> list:
+        return list(self.board.walls_left)
+
+    @property
+    def walls(self) -> set:
+        m, b = self.size - 1, self.board
+        return {(s % m, s // m, o) for o, mask in (("h", b.hwalls), ("v", b.vwalls))
+                for s in range(m * m) if mask >> s & 1}
+
+    @property
+    def winner(self):
+        w = lib.qr_board_winner(self.board)
+        return None if w < 0 else w
+
+    def hash(self) -> int:
+        return self.board.hash
+
+    def path_length(self, player: int):
+        d = lib.qr_board_path_length(self.board, player)
+        return None if d < 0 else d
+
+    def legal_pawn_moves(self) -> list:
+        n = lib.qr_board_pawn_moves(self.board, self._buf) if self.winner is None else 0
+        return [self._decode(c) for c in self._buf[0:n]]
+
+    def legal_walls(self) -> list:
+        n = lib.qr_board_legal_walls(self.board, self._buf)
+        return [self._decode(c) for c in self._buf[0:n]]
+
+    def moves(self) -> list:
+        return [rules.move_name(self._decode(lib.qr_game_move(self._game, i)))
+                for i in range(lib.qr_game_nmoves(self._game))]
+
+    # ---- moves ---------------------------------------------------------------------------
+
+    def encode(self, move) -> int:
+        """The core's move code of notation text, a square or a wall; OffBoard if none."""
+        if isinstance(move, str):
+            move = rules.parse_move(move)
+        n = self.size
+        if len(move) == 2 and all(0 <= v < n for v in move):
+            return lib.qr_pawn_move(self.board, move[0], move[1])
+        if len(move) == 3 and move[2] in ("h", "v") and all(0 <= v < n - 1 for v in move[:2]):
+            return lib.qr_wall_move(self.board, move[2] == "v", move[0], move[1])
+        return -1
+
+    def _decode(self, code: int):
+        n = self.size
+        if code < lib.QR_WALL_H:
+            return (code % n, code // n)
+        vertical = code >= lib.QR_WALL_V
+        s = code - (lib.QR_WALL_V if vertical else lib.QR_WALL_H)
+        return (s % (n - 1), s // (n - 1), "v" if vertical else "h")
+
+    def why_illegal(self, move):
+        """None, or the exception class that would refuse move."""
+        err = lib.qr_board_check(self.board, self.encode(move))
+        return _REFUSALS[err][0] if err else None
+
+    def play(self, move):
+        """Play a move for the side to move; raises a named IllegalMove naming it."""
+        code = self.encode(move)
+        with self._lock:
+            err = lib.qr_game_play(self._game, code)
+        if err:
+            cls, why = _REFUSALS[err]
+            name = rules.move_name(self._decode(code)) if code >= 0 else repr(move)
+            kind = "wall" if code >= lib.QR_WALL_H or (isinstance(move, tuple) and len(move) == 3) \
+                or (isinstance(move, str) and move.strip()[-1:] in "hv") else "pawn move"
+            raise cls(f"{kind} {name}: {why}")
+
+    def set_position(self, pawns, walls, walls_left, to_move=0):
+        """Set up a position (history cleared): pawns as two squares, walls as (x, y, o)."""
+        n, m = self.size, self.size - 1
+        cells = [y * n + x if 0 <= x < n and 0 <= y < n else -1 for x, y in pawns]
+        masks = {"h": 0, "v": 0}
+        for x, y, o in walls:
+            if not (0 <= x < m and 0 <= y < m and o in masks):
+                raise rules.OffBoard(f"wall {(x, y, o)!r}: off the board's grooves")
+            masks[o] |= 1 << (y * m + x)
+        with self._lock:
+            err = lib.qr_game_set_position(self._game, cells[0], cells[1], masks["h"], masks["v"],
+                                           walls_left[0], walls_left[1], to_move)
+        if err:
+            cls, why = _REFUSALS[err]
+            raise cls(f"position {pawns!r} {sorted(walls)!r}: {why}")
+
+    def undo(self) -> bool:
+        with self._lock:
+            return bool(lib.qr_game_undo(self._game))
+
+    # ---- tools ---------------------------------------------------------------------------
+
+    def rollout(self, seed: int = 0, max_plies: int = 1000):
+        """Winner of one shortest-path-guided rollout from here (None: no winner); the game
+        is not changed."""
+        board = ffi.new("qr_board *", self.board[0])
+        rng = ffi.new("qr_rng *")
+        lib.qr_rng_seed(rng, seed & (2**64 - 1))
+        w = lib.qr_rollout(board, rng, max_plies)
+        return None if w < 0 else w
+
+    def rollout_move(self, seed: int = 0):
+        """The move a rollout would play next here, or None when the game is over."""
+        rng = ffi.new("qr_rng *")
+        lib.qr_rng_seed(rng, seed & (2**64 - 1))
+        code = lib.qr_rollout_move(self.board, rng)
+        return None if code < 0 else self._decode(code)
+
+    def wall_contacts(self, wall) -> int:
+        return lib.qr_board_wall_contacts(self.board, self.encode(wall))
+
+    def why_illegal_full(self, move):
+        """why_illegal with the path check run for every wall (no contact shortcut)."""
+        err = lib.qr_board_check_full(self.board, self.encode(move))
+        return _REFUSALS[err][0] if err else None
+
+    def distances(self, player: int) -> list:
+        n = self.size
+        buf = ffi.new("int[]", n * n)
+        lib.qr_board_distances(self.board, player, buf)
+        return [[buf[y * n + x] for x in range(n)] for y in range(n)]

@@ -1,0 +1,13 @@
+"""The speed figures run and describe real rollouts (no speed is asserted on a shared machine)."""
+from engines.quoridor import bench
+
+
+def test_rollout_benchmark_plays_walls_and_pawns():
+    r = bench.rollouts_per_second(9, 5000, seed=3)
+    assert r["per_second"] > 0 and 0.3 < r["first_player_wins"] < 0.8
+    assert r["mean_plies"] > 16 and 2 < r["mean_walls"] <= 20
+
+
+def test_wall_generation_figure():
+    r = bench.wall_generation(9, positions=20)
+    assert r["lists"] == 400 and r["walls"] > 400 * 50 and r["ns_per_wall"] > 0
