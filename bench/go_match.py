@@ -1,7 +1,10 @@
-"""The Go match runner's old entry point, kept so that earlier command lines still work
-(its options are those of `engines match go`; `--jobs` is `--concurrency`, see README.md):
+"""The Go match runner's old entry point, kept so that earlier command lines reproduce their
+figures (its options are those of `engines match go`; `--jobs` is `--concurrency`):
 
-    .venv/bin/python bench/go_match.py ARGS   is   engines match go ARGS
+    .venv/bin/python bench/go_match.py ARGS   is   engines match go --openings none ARGS
+
+Its games start from the empty board, as they always did (`engines match` itself plays
+generated openings in pairs unless told `--openings none`); an --openings in ARGS wins.
 
 The runner itself is the `engines.match` package (`engines match --help`).
 """
@@ -13,4 +16,4 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a so
 from engines.cli import main  # noqa: E402
 
 if __name__ == "__main__":
-    main(["match", "go", *sys.argv[1:]], prog_name="engines")
+    main(["match", "go", "--openings", "none", *sys.argv[1:]], prog_name="engines")

@@ -107,6 +107,17 @@ def test_the_old_bench_entry_point_runs_the_same_command(tmp_path):
     assert proc.returncode == 1 and "the match stopped" in proc.stderr
 
 
+@pytest.mark.gnugo
+def test_the_old_bench_entry_point_starts_from_the_empty_board_as_it_did(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "go_match.py"), "--out",
+                           str(tmp_path), "--games", "1", "--level", "1", "--engine", FAST_GNUGO,
+                           "--referee-level", "1", "--seconds", "0"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads((tmp_path / "results.json").read_text())["summary"]
+    assert summary["conditions"]["openings"] == "none (empty board)"
+
+
 class CoinAdapter:
     """A game adapter with no engines: the candidate wins the games it moves first in; game
     FAIL_AT raises a fatal error. The runner's seam, exercised without GNU Go."""
