@@ -18,26 +18,18 @@ computes it: one splitmix64 stream from ZOBRIST_SEED gives 361 black keys, 361 w
 """
 from __future__ import annotations
 
+from engines.zobrist import splitmix64
+
 EMPTY, BLACK, WHITE = ".", "b", "w"
 ZOBRIST_SEED = 0x5EED60BA11
-MASK = (1 << 64) - 1
 
 
 def other(color: str) -> str:
     return WHITE if color == BLACK else BLACK
 
 
-def _splitmix64(state: int):
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        yield z ^ (z >> 31)
-
-
 def _zobrist_tables():
-    stream = _splitmix64(ZOBRIST_SEED)
+    stream = splitmix64(ZOBRIST_SEED)
     black = [next(stream) for _ in range(361)]
     white = [next(stream) for _ in range(361)]
     white_to_move = next(stream)

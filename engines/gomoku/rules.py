@@ -39,29 +39,21 @@ and of the white-to-move key when white is to move. Size and rule are not in the
 """
 from __future__ import annotations
 
+from engines.zobrist import splitmix64
+
 EMPTY, BLACK, WHITE, WALL = ".", "b", "w", "#"
 RULES = ("freestyle", "standard", "renju")
 MIN_SIZE, MAX_SIZE = 5, 20
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 ZOBRIST_SEED = 0x60A0C0F1FE
-MASK = (1 << 64) - 1
 
 
 def other(color: str) -> str:
     return WHITE if color == BLACK else BLACK
 
 
-def _splitmix64(state: int):
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        yield z ^ (z >> 31)
-
-
 def _zobrist_tables():
-    stream = _splitmix64(ZOBRIST_SEED)
+    stream = splitmix64(ZOBRIST_SEED)
     cells = MAX_SIZE * MAX_SIZE
     black = [next(stream) for _ in range(cells)]
     white = [next(stream) for _ in range(cells)]

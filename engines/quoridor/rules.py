@@ -40,10 +40,11 @@ from __future__ import annotations
 
 from collections import deque
 
+from engines.zobrist import splitmix64
+
 SIZES = (3, 5, 7, 9)
 MAX_WALLS = 20
 ZOBRIST_SEED = 0x5EED0C0A1D0A
-MASK = (1 << 64) - 1
 COLUMNS = "abcdefghi"
 
 
@@ -57,17 +58,8 @@ DEFAULT_WALLS = {size: default_walls(size) for size in SIZES}
 
 # ---- the hash keys -------------------------------------------------------------------------
 
-def _splitmix64(state: int):
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        yield z ^ (z >> 31)
-
-
 def _zobrist_tables():
-    stream = _splitmix64(ZOBRIST_SEED)
+    stream = splitmix64(ZOBRIST_SEED)
     pawn = [[next(stream) for _ in range(81)] for _player in range(2)]
     wall = {o: [next(stream) for _ in range(64)] for o in "hv"}
     to_move = next(stream)

@@ -6,19 +6,7 @@
 #include "go.h"
 #include "internal.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static uint64_t rs;
-static uint32_t rnd(uint32_t n)
-{
-    rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;
-    return (uint32_t)(rs % n);
-}
-
-#define CHECK(cond) do { if (!(cond)) { \
-    fprintf(stderr, "check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); exit(1); } } while (0)
+#include "fuzz_harness.h"
 
 static void check_board(const go_board *b)
 {
