@@ -1,11 +1,12 @@
-"""GTP v2 for the Go engine: the pure protocol layer, a client, and the engine adapter.
+"""GTP v2 for the Go engine: time management, the engine adapter and the stdin/stdout loop.
 
 Layers, top to bottom:
 
 - protocol (pure): ``parse_command`` turns one input line into a ``Command`` (or None for an
   empty/comment line); ``format_response`` builds the ``=``/``?`` reply, blank-line terminated.
 - ``allot_seconds`` (pure): how long to think for one move under GTP time settings.
-- ``GtpClient``: talks GTP to an engine subprocess (the match runner and the referee use it).
+- ``engines.gtp`` (the line protocol) and ``engines.gtp_client`` (``GtpClient``, an engine in a
+  subprocess, for the match runner and the referee) are shared with the other games.
 - ``GtpSession``: the adapter that maps commands onto a ``GoEngine``; every failure becomes a
   GTP error, never an exception out of ``handle``.
 - ``run_gtp``: the stdin/stdout loop behind ``engines gtp go``.
@@ -14,17 +15,13 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import select
-import shlex
-import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 
 from engines.go import handicap
 from engines.go.coords import BadVertex, from_gtp, to_gtp
+from engines.gtp import Command, GtpError, format_response, parse_command
 
 NAME = "soloshop"
 PROTOCOL_VERSION = "2"
@@ -33,53 +30,7 @@ FREE_HANDICAP_PLAYOUTS = 3000  # search per stone that place_free_handicap choos
 
 
 # ---------------------------------------------------------------- protocol layer (pure)
-
-
-class GtpError(Exception):
-    """A command failed; the message is sent back as ``? message``."""
-
-
-@dataclass(frozen=True)
-class Command:
-    id: int | None
-    name: str
-    args: tuple[str, ...] = ()
-
-
-def clean_line(line: str) -> str:
-    """Apply GTP's preprocessing: drop control characters and comments, tabs become spaces."""
-    line = line.split("#", 1)[0]
-    out = []
-    for ch in line:
-        if ch == "\t":
-            out.append(" ")
-        elif ord(ch) < 32 or ord(ch) == 127:
-            continue
-        else:
-            out.append(ch)
-    return "".join(out).strip()
-
-
-def parse_command(line: str) -> Command | None:
-    """One input line as a Command; None when the line holds nothing (empty or a comment)."""
-    tokens = clean_line(line).split()
-    if not tokens:
-        return None
-    cid = None
-    if tokens[0].isascii() and tokens[0].isdigit():   # str.isdigit() also accepts '¹', '٣'...
-        cid = int(tokens.pop(0))
-        if not tokens:
-            return Command(cid, "")
-    return Command(cid, tokens[0], tuple(tokens[1:]))
-
-
-def format_response(cid: int | None, ok: bool, text: str = "") -> str:
-    """``=id text`` or ``?id text`` followed by one empty line; inner empty lines are padded so
-    they cannot end the response early."""
-    head = ("=" if ok else "?") + ("" if cid is None else str(cid))
-    lines = [ln.rstrip() or " " for ln in text.strip("\n").split("\n")] if text.strip() else []
-    body = " " + "\n".join(lines) if lines else ""
-    return f"{head}{body}\n\n"
+# The line protocol itself (Command, parse_command, format_response, GtpError) is engines.gtp.
 
 
 def parse_color(text: str) -> str:
@@ -169,156 +120,6 @@ def spend(settings: TimeSettings, clock: ClockState, elapsed: float) -> ClockSta
     if stones <= 0:  # period complete: a fresh one starts
         period_left, stones = settings.byo_time, settings.byo_stones
     return ClockState(0.0, max(0.0, period_left), stones)
-
-
-# ---------------------------------------------------------------- client (engine subprocess)
-
-
-class GtpClientError(Exception):
-    """An engine subprocess answered with an error, timed out or died.
-
-    ``kind`` says which, for a match to record why a game was forfeited: 'refused' (a ``?``
-    answer), 'timeout' (no answer within the deadline), 'crash' (the engine exited or closed
-    its output), 'garbage' (an answer that is not GTP), 'cancelled' (the caller gave up)."""
-
-    kind = "refused"
-
-    def __init__(self, message: str, kind: str | None = None):
-        super().__init__(message)
-        if kind:
-            self.kind = kind
-
-
-POLL = 0.25  # seconds between checks of ``cancelled`` while waiting for an answer
-
-
-class GtpClient:
-    """A GTP engine in a subprocess: send a command, get the response text or an error.
-
-    Every read has a deadline (``timeout``, or the one given to ``command``). With
-    ``own_session`` the engine runs in a session of its own, so a Ctrl-C meant for the
-    controller does not kill it mid-game; ``close`` then kills its whole process group.
-    ``cancelled`` (a callable) is polled while waiting: when it returns true the wait ends
-    with a 'cancelled' error."""
-
-    def __init__(self, argv: list[str] | str, name: str = "", stderr=subprocess.DEVNULL,
-                 timeout: float = 120.0, own_session: bool = False, cancelled=None):
-        self.argv = shlex.split(argv) if isinstance(argv, str) else list(argv)
-        self.name = name or os.path.basename(self.argv[0])
-        self.timeout = timeout
-        self.cancelled = cancelled
-        self._buffer = b""
-        self._out_of_sync = False
-        self._own_session = own_session
-        self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=stderr, bufsize=0, start_new_session=own_session)
-
-    @property
-    def pid(self) -> int:
-        return self._proc.pid
-
-    def command(self, line: str, timeout: float | None = None) -> str:
-        """Send one command; return the response text, or raise GtpClientError on ``?``."""
-        if self._proc.poll() is not None:
-            raise GtpClientError(f"{self.name} has exited (code {self._proc.returncode})",
-                                 "crash")
-        if self._out_of_sync:
-            raise GtpClientError(f"{self.name} timed out earlier; its answers are out of step",
-                                 "timeout")
-        try:
-            self._proc.stdin.write(line.encode() + b"\n")
-            self._proc.stdin.flush()
-        except BrokenPipeError:
-            raise GtpClientError(f"{self.name} has exited while sending '{line}'",
-                                 "crash") from None
-        lines = self._read_response(line, timeout or self.timeout)
-        first = lines[0]
-        rest = first[1:].lstrip("0123456789")
-        text = "\n".join([rest.strip(), *lines[1:]]).strip()
-        if first.startswith("?"):
-            raise GtpClientError(f"{self.name} refused '{line}': {text}", "refused")
-        if not first.startswith("="):
-            self._out_of_sync = True  # where its next answer starts is anybody's guess
-            raise GtpClientError(f"{self.name} sent a malformed response to '{line}': {first!r}",
-                                 "garbage")
-        return text
-
-    def _read_response(self, line: str, timeout: float) -> list[str]:
-        deadline = time.monotonic() + timeout
-        lines: list[str] = []
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                raw, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
-                text = raw.decode("utf-8", "replace").replace("\r", "")
-                if text.strip() == "":
-                    if lines:
-                        return lines
-                    continue  # stray blank lines before a response
-                lines.append(text)
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._out_of_sync = True  # a late answer would be taken for the next one's
-                raise GtpClientError(f"{self.name} did not answer '{line}' within {timeout:g} s",
-                                     "timeout")
-            if self.cancelled is not None:
-                if self.cancelled():
-                    self._out_of_sync = True
-                    raise GtpClientError(f"{self.name}: waiting for '{line}' was cancelled",
-                                         "cancelled")
-                remaining = min(remaining, POLL)
-            ready, _, _ = select.select([self._proc.stdout], [], [], remaining)
-            if ready:
-                chunk = os.read(self._proc.stdout.fileno(), 65536)
-                if not chunk:
-                    self._proc.poll()
-                    code = self._proc.returncode
-                    raise GtpClientError(
-                        f"{self.name} closed its output while answering '{line}'"
-                        + (f" (exit code {code})" if code is not None else ""), "crash")
-                self._buffer += chunk
-
-    def close(self) -> None:
-        """Ask the engine to quit, then make sure it is gone."""
-        if self._proc.poll() is None and not self._out_of_sync:
-            try:
-                self.command("quit", timeout=5)
-            except GtpClientError:
-                pass
-        if self._out_of_sync and self._proc.poll() is None:
-            self._kill()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._kill()
-            self._proc.wait()
-        if self._own_session:  # whatever it started in its group goes too
-            try:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        for stream in (self._proc.stdin, self._proc.stdout):
-            if stream:
-                try:
-                    stream.close()
-                except BrokenPipeError:
-                    pass
-
-    def _kill(self) -> None:
-        try:
-            if self._own_session:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-            else:
-                self._proc.kill()
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 # ---------------------------------------------------------------- engine adapter

@@ -27,7 +27,7 @@ from typing import Callable
 
 from engines.go import sgf
 from engines.go.coords import from_gtp, to_gtp
-from engines.go.gtp import GtpClient
+from engines.gtp_client import GtpClient
 from engines.go.referee import GNUGO, Ending, Referee
 from plumbing.errors import NamedError
 from plumbing.files import atomic_write

@@ -28,7 +28,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from engines.go.coords import from_gtp, to_gtp
-from engines.go.gtp import GtpClient, GtpClientError, format_score
+from engines.go.gtp import format_score
+from engines.gtp_client import GtpClient, GtpClientError
 from engines.go.sgf import GameRecord
 from plumbing.errors import NamedError
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from engines.go import rules, sgf
 from engines.go.coords import BadVertex, from_gtp, to_gtp
-from engines.go.gtp import GtpClient, GtpClientError
+from engines.gtp_client import GtpClient, GtpClientError
 from engines.go.referee import GNUGO, Ending, Referee, RefereeError
 from engines.match import openings as go_openings
 from engines.match.adapter import GameSpec

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from engines.go import GoEngine, sgf
 from engines.go.coords import to_gtp
-from engines.go.gtp import Budget, GtpClient, GtpClientError, GtpSession
+from engines.go.gtp import Budget, GtpSession
+from engines.gtp_client import GtpClient, GtpClientError
 
 ENGINES = Path(sys.executable).parent / "engines"
 

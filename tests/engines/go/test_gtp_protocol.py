@@ -2,10 +2,9 @@
 against a real GTP engine (GNU Go)."""
 import pytest
 
-from engines.go.gtp import (
-    ClockState, Command, GtpClient, GtpClientError, TimeSettings, allot_seconds, clean_line,
-    format_response, format_score, parse_command, spend,
-)
+from engines.go.gtp import ClockState, TimeSettings, allot_seconds, format_score, spend
+from engines.gtp import Command, clean_line, format_response, parse_command
+from engines.gtp_client import GtpClient, GtpClientError
 
 GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--level", "1", "--chinese-rules"]
 
