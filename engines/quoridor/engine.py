@@ -4,7 +4,8 @@ engines/quoridor/build_quoridor.py).
 Moves are the ones rules.py takes: notation text ('e2', 'e3v'), a square (x, y) or a wall
 (x, y, 'h' | 'v'). Refusals raise rules.py's named exceptions (GameOver, OffBoard,
 IllegalPawnMove, NoWallsLeft, WallOverlaps, WallCrosses, WallBlocksPath), each naming the move.
-Calls are serialised by a lock per engine; cffi releases the GIL inside every C call.
+Calls are serialised by a lock per engine; cffi releases the GIL inside every C call, a search
+included (``search`` and ``genmove`` hold the engine's lock, not the GIL, while they think).
 """
 from __future__ import annotations
 
@@ -28,13 +29,16 @@ _REFUSALS = {
 class QuoridorEngine:
     """A game of Quoridor on the C core; see the module docstring for the contract."""
 
-    def __init__(self, size: int = 9, walls: int | None = None, edge_diagonal: bool = True):
+    def __init__(self, size: int = 9, walls: int | None = None, edge_diagonal: bool = True,
+                 tt_megabytes: int = 16):
         game = lib.qr_game_new(*self._config(size, walls, edge_diagonal))
         if game == ffi.NULL:
             raise MemoryError("the Quoridor core could not allocate a game")
         self._game = ffi.gc(game, lib.qr_game_free)
         self._lock = threading.Lock()
         self._buf = ffi.new("int[]", lib.QR_MAX_MOVES)
+        self._tt_megabytes = tt_megabytes
+        self._search = None                     # the C search, made on the first search
 
     @staticmethod
     def _config(size, walls, edge_diagonal):
@@ -174,6 +178,53 @@ class QuoridorEngine:
     def undo(self) -> bool:
         with self._lock:
             return bool(lib.qr_game_undo(self._game))
+
+    # ---- search --------------------------------------------------------------------------
+
+    def search(self, seconds: float | None = None, nodes: int | None = None,
+               depth: int | None = None) -> dict:
+        """Alpha-beta search of the position (the game is not changed). The first budget
+        reached ends it; with none given, 1 second. Depth 1 always completes.
+
+        Returns move (notation, None when the game is over), score (hundredths of a step, the
+        side to move's view; beyond win_threshold a forced result), depth, nodes, seconds,
+        nodes_per_second, pv (names), candidates ([name, score], best first: the first score
+        exact, the others upper bounds), path (each player's shortest path), memory (bytes
+        the search holds)."""
+        if seconds is None and nodes is None and depth is None:
+            seconds = 1.0
+        opts = ffi.new("qr_search_opts *", {"seconds": seconds or 0.0, "nodes": nodes or 0,
+                                            "depth": depth or 0})
+        r = ffi.new("qr_search_result *")
+        with self._lock:
+            if self._search is None:
+                s = lib.qr_search_new(self._tt_megabytes)
+                if s == ffi.NULL:
+                    raise MemoryError("the Quoridor core could not allocate a search")
+                self._search = ffi.gc(s, lib.qr_search_free)
+            lib.qr_search_run(self._search, self.board, opts, r)
+            memory = lib.qr_search_memory(self._search)
+        return self._search_dict(r, memory)
+
+    def _search_dict(self, r, memory: int) -> dict:
+        def name(code):
+            return rules.move_name(self._decode(code))
+        return {"move": name(r.move) if r.move >= 0 else None, "score": r.score,
+                "depth": r.depth, "nodes": r.nodes, "seconds": r.seconds,
+                "nodes_per_second": r.nodes / r.seconds if r.seconds > 0 else None,
+                "pv": [name(c) for c in r.pv[0:r.pv_len]],
+                "candidates": [[name(r.candidates[i]), r.candidate_scores[i]]
+                               for i in range(r.ncandidates)],
+                "path": [r.path[0], r.path[1]], "memory": memory,
+                "win_threshold": lib.QR_SCORE_WIN - lib.QR_SEARCH_MAX_DEPTH}
+
+    def genmove(self, seconds: float | None = None, nodes: int | None = None,
+                depth: int | None = None) -> dict:
+        """search(), then play its move; the search's dict (move None: nothing was played)."""
+        result = self.search(seconds=seconds, nodes=nodes, depth=depth)
+        if result["move"] is not None:
+            self.play(result["move"])
+        return result
 
     # ---- tools ---------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@
  * QR_WALL_H + s or QR_WALL_V + s.
  *
  * Files: see engines/HACKING.md. Dependencies run one way: rollout.c -> game.c -> board.c ->
- * path.c; inspect.c (helpers for tests and tools) reads the others.
+ * path.c, and search.c -> board.c, path.c; inspect.c (helpers for tests and tools) reads the others.
  *
  * Everything between the two "binding" markers is also the cffi declaration of the Python
  * module engines.quoridor._core: build_quoridor.py hands that text to cdef() verbatim, except
@@ -153,6 +153,56 @@ int qr_rollout_move(const qr_board *b, qr_rng *r);
 /* Rollouts from the start position of size (default walls); returns the first player's wins.
    The benchmark of the rollout speed. */
 long qr_bench_rollouts(int size, long rollouts, uint64_t seed);
+
+/* ---- Search (search.c): iterative-deepening alpha-beta ---------------------------------- */
+
+/* Plies of one search (also the longest PV); root moves reported; a win in p plies scores
+   QR_SCORE_WIN - p; the node budget when the options give no limit at all. */
+#define QR_SEARCH_MAX_DEPTH 48
+#define QR_SEARCH_MAX_CANDIDATES 8
+#define QR_SCORE_WIN 30000
+#define QR_SEARCH_DEFAULT_NODES 200000
+
+typedef struct qr_search qr_search;
+
+/* Budget of one run; the first limit reached ends it (<= 0: no such limit). Depth 1 always
+   completes, so a run returns a move whatever the budget. */
+typedef struct {
+    double seconds;        /* wall-clock seconds; ignored where the platform has no clock */
+    long nodes;            /* nodes visited */
+    int depth;             /* deepest iteration, at most QR_SEARCH_MAX_DEPTH */
+} qr_search_opts;
+
+/* What a run found, from the side to move's point of view. Scores are in hundredths of a
+   step; |score| > QR_SCORE_WIN - QR_SEARCH_MAX_DEPTH is a forced result. */
+typedef struct {
+    int move;              /* best move, -1 when the game is over or no move exists */
+    int score;
+    int depth;             /* the last completed iteration */
+    long nodes;
+    double seconds;        /* 0 where there is no clock */
+    int pv_len;
+    int pv[QR_SEARCH_MAX_DEPTH];
+    int ncandidates;       /* root moves, best first: the score of the best is exact, the */
+    int candidates[QR_SEARCH_MAX_CANDIDATES];   /* others are upper bounds (PVS null windows) */
+    int candidate_scores[QR_SEARCH_MAX_CANDIDATES];
+    int path[2];           /* each player's shortest path on the position searched */
+} qr_search_result;
+
+/* A search with a transposition table of about tt_megabytes (at least 16 KB, at most 4 GB,
+   a power of two entries). NULL without memory. */
+qr_search *qr_search_new(int tt_megabytes);
+void qr_search_free(qr_search *s);
+/* Bytes the search holds (table and move lists); fixed at qr_search_new. */
+long qr_search_memory(const qr_search *s);
+/* Search b (only read: the search plays on its own copy). Returns QR_OK, or QR_ERR_GAME_OVER
+   (then r->move is -1). A qr_search must not run in two threads at once; separate ones share
+   nothing. The table is kept between runs; a new qr_search gives reproducible results. */
+int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,
+                  qr_search_result *r);
+/* Node-speed benchmark: a search of the start position of size with budget nodes; returns
+   the nodes visited (and r, when not NULL). */
+long qr_bench_search(int size, long nodes, qr_search_result *r);
 
 /* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
 
