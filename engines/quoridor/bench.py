@@ -1,6 +1,6 @@
 """Speed figures of the Quoridor core on one thread (issue 16's targets: at least 100,000
 shortest-path-guided rollouts a second from the opening; legal-wall generation with path
-checks well under a microsecond a wall).
+checks well under a microsecond a wall) and the alpha-beta search's nodes a second.
 
     python -m engines.quoridor.bench [size] [rollouts]
 """
@@ -57,8 +57,20 @@ def wall_generation(size: int = 9, positions: int = 200, seed: int = 1) -> dict:
     return {"lists": 20 * positions, "walls": walls, "ns_per_wall": 1e9 * seconds / walls}
 
 
+def search_nodes_per_second(size: int = 9, nodes: int = 200_000) -> dict:
+    """Alpha-beta nodes a second: one search of the start position (one thread, a fresh 16 MB
+    table), node budget NODES. A node is any position the search visits, leaves included."""
+    r = ffi.new("qr_search_result *")
+    t0 = time.perf_counter()
+    visited = lib.qr_bench_search(size, nodes, r)
+    seconds = time.perf_counter() - t0
+    return {"size": size, "nodes": visited, "seconds": seconds, "per_second": visited / seconds,
+            "depth": r.depth, "score": r.score}
+
+
 if __name__ == "__main__":
     size = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 200_000
     print(rollouts_per_second(size, n))
     print(wall_generation(size))
+    print(search_nodes_per_second(size))

@@ -11,3 +11,10 @@ def test_rollout_benchmark_plays_walls_and_pawns():
 def test_wall_generation_figure():
     r = bench.wall_generation(9, positions=20)
     assert r["lists"] == 400 and r["walls"] > 400 * 50 and r["ns_per_wall"] > 0
+
+
+def test_search_benchmark_reports_nodes_per_second():
+    r = bench.search_nodes_per_second(9, 20_000)
+    print(f"alpha-beta, 9x9 opening, one thread: {r['per_second']:,.0f} nodes/s "
+          f"(depth {r['depth']}, {r['nodes']} nodes)")
+    assert r["nodes"] >= 20_000 and r["depth"] >= 2 and r["per_second"] > 0
