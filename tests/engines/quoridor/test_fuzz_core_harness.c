@@ -174,6 +174,29 @@ static void op_inspect(fuzz *f)
     CHECK(same_board(b, &before));
 }
 
+/* A search with a tiny budget answers a legal move (or none when the game is over), a PV
+   whose first move is that move, and leaves the game's board as it was. */
+static void op_search(fuzz *f, qr_search *s)
+{
+    const qr_board *b = qr_game_board(f->g);
+    qr_board before = *b;
+    qr_search_result r;
+    qr_search_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(300), (int)rnd(4)};
+    int err = qr_search_run(s, b, &o, &r);
+    CHECK(same_board(b, &before));
+    CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));
+    if (qr_board_winner(b) >= 0) {
+        CHECK(err == QR_ERR_GAME_OVER && r.move == -1);
+        return;
+    }
+    CHECK(err == QR_OK && r.depth >= 0 && r.pv_len <= QR_SEARCH_MAX_DEPTH);
+    CHECK(r.ncandidates >= 0 && r.ncandidates <= QR_SEARCH_MAX_CANDIDATES);
+    if (r.move >= 0)
+        CHECK(qr_board_check(b, r.move) == QR_OK && r.pv_len >= 1 && r.pv[0] == r.move);
+    for (int i = 0; i < r.ncandidates; i++)
+        CHECK(qr_board_check(b, r.candidates[i]) == QR_OK);
+}
+
 static void op_setup(fuzz *f, int op)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -204,6 +227,9 @@ int main(int argc, char **argv)
     long iters = argc > 2 ? atol(argv[2]) : 20000;
     CHECK(qr_game_new(4, -1, 1) == NULL && qr_game_new(11, -1, 1) == NULL && qr_game_new(9, 21, 1) == NULL);
     CHECK(qr_bench_rollouts(9, 20, 1) >= 0 && qr_bench_rollouts(6, 1, 1) == -1);
+    CHECK(qr_bench_search(5, 200, NULL) >= 1 && qr_bench_search(6, 10, NULL) == -1);
+    qr_search *s = qr_search_new((int)rnd(3) - 1);
+    CHECK(s != NULL && qr_search_memory(s) > 0);
     fuzz f = {qr_game_new(3 + 2 * (int)rnd(4), -1, 1), 0, 0};
     CHECK(f.g != NULL);
     f.total = 2 * qr_game_board(f.g)->walls_left[0];
@@ -214,12 +240,14 @@ int main(int argc, char **argv)
         else if (op < 78) op_lists(&f);
         else if (op < 86) op_pair(&f);
         else if (op < 92) op_rollout(&f);
-        else if (op < 97) op_inspect(&f);
+        else if (op < 95) op_inspect(&f);
+        else if (op < 97) op_search(&f, s);
         else op_setup(&f, rnd(3) ? 0 : 2);
         check_board(qr_game_board(f.g), f.total);
         CHECK(qr_game_board(f.g)->ply == qr_game_nmoves(f.g));
     }
     qr_game_free(f.g);
+    qr_search_free(s);
     printf("ok %ld plays\n", f.plays);
     return 0;
 }
