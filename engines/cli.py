@@ -37,6 +37,20 @@ def gtp(game, playouts, seconds, threads, seed):
 
 
 @main.command()
+@click.option("--size", type=click.Choice(["5", "7", "9"]), default="9", show_default=True,
+              help="Board size at the start (the boardsize command changes it).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per move  [default: 1 when no budget is given].")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Nodes per move.")
+@click.option("--depth", type=click.IntRange(1, 48), default=None, help="Plies per move.")
+def quoridor(size, seconds, nodes, depth):
+    """Speak Quoridor's GTP-shaped line protocol on stdin/stdout (see README)."""
+    from engines.quoridor.protocol import run
+
+    raise SystemExit(run(size=int(size), seconds=seconds, nodes=nodes, depth=depth))
+
+
+@main.command()
 @click.argument("game", type=click.Choice(["go"]))
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
 def bench(game, as_json):
