@@ -384,6 +384,23 @@ static void run_candidates(qr_search *s, int n, qr_search_result *r)
     }
 }
 
+/* A PV cut short by a table hit goes on with the table's moves (each checked legal). */
+static void run_pv_extend(qr_search *s, qr_search_result *r)
+{
+    qr_board b = s->b;
+    qr_undo u;
+    for (int i = 0; i < r->pv_len; i++)
+        qr_board_play(&b, r->pv[i], &u);
+    while (r->pv_len < r->depth && qr_board_winner(&b) < 0) {
+        const tt_entry *e = &s->tt[tt_key(&b) & s->tt_mask];
+        if (e->key != tt_key(&b) || e->bound == 0 || e->move < 0 ||
+            qr_board_check(&b, e->move) != QR_OK)
+            break;
+        r->pv[r->pv_len++] = e->move;
+        qr_board_play(&b, e->move, &u);
+    }
+}
+
 /* One iteration of the root; 0 when the budget ran out before it finished. */
 static int run_iteration(qr_search *s, int depth, const int d[2], qr_search_result *r)
 {
@@ -398,6 +415,7 @@ static int run_iteration(qr_search *s, int depth, const int d[2], qr_search_resu
     r->depth = depth;
     r->pv_len = s->pv_len[0];
     memcpy(r->pv, s->pv[0], (size_t)r->pv_len * sizeof(int));
+    run_pv_extend(s, r);
     run_candidates(s, n, r);
     return 1;
 }

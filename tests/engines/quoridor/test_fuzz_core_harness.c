@@ -174,8 +174,8 @@ static void op_inspect(fuzz *f)
     CHECK(same_board(b, &before));
 }
 
-/* A search with a tiny budget answers a legal move (or none when the game is over), a PV
-   whose first move is that move, and leaves the game's board as it was. */
+/* A search with a tiny budget answers a legal move (or none when the game is over), a
+   playable PV whose first move is that move, and leaves the game's board as it was. */
 static void op_search(fuzz *f, qr_search *s)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -195,6 +195,12 @@ static void op_search(fuzz *f, qr_search *s)
         CHECK(qr_board_check(b, r.move) == QR_OK && r.pv_len >= 1 && r.pv[0] == r.move);
     for (int i = 0; i < r.ncandidates; i++)
         CHECK(qr_board_check(b, r.candidates[i]) == QR_OK);
+    qr_board line = *b;
+    qr_undo u;
+    for (int i = 0; i < r.pv_len && qr_board_winner(&line) < 0; i++) {
+        CHECK(qr_board_check(&line, r.pv[i]) == QR_OK);      /* the whole PV is playable */
+        qr_board_play(&line, r.pv[i], &u);
+    }
 }
 
 static void op_setup(fuzz *f, int op)

@@ -111,3 +111,35 @@ def test_a_forced_win_is_reported_as_one_and_the_budget_holds():
     assert r["move"] == "e9" and r["score"] > r["win_threshold"] and r["depth"] == 1
     r = QuoridorEngine(9).search(nodes=5000)
     assert r["nodes"] <= 5000 + 200 and r["memory"] > 16 * 2**20 - 1
+
+
+def test_the_search_releases_the_gil_and_engines_share_nothing():
+    """Two engines search in two threads while this thread keeps running Python; each gets
+    what it gets alone (fixed node budget, fresh tables)."""
+    import threading
+
+    alone = [QuoridorEngine(9).search(nodes=60_000) for _ in range(2)]
+    engines = [QuoridorEngine(9) for _ in range(2)]
+    out = [None, None]
+
+    def work(i):
+        out[i] = engines[i].search(nodes=60_000)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    spins = 0
+    while any(t.is_alive() for t in threads):
+        spins += 1
+    for t in threads:
+        t.join()
+    assert spins > 1000          # held, the GIL would have stopped this loop for the search
+    for a, b in zip(alone, out):
+        assert (a["move"], a["score"], a["depth"], a["nodes"], a["pv"]) == \
+               (b["move"], b["score"], b["depth"], b["nodes"], b["pv"])
+
+
+def test_a_time_budget_ends_the_search():
+    r = QuoridorEngine(9).search(seconds=0.05)
+    assert r["depth"] >= 1 and 0 < r["seconds"] < 1.0      # loose: a shared machine
+    assert len(r["pv"]) <= r["depth"] and r["pv"][0] == r["move"]
