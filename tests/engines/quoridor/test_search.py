@@ -143,3 +143,21 @@ def test_a_time_budget_ends_the_search():
     r = QuoridorEngine(9).search(seconds=0.05)
     assert r["depth"] >= 1 and 0 < r["seconds"] < 1.0      # loose: a shared machine
     assert len(r["pv"]) <= r["depth"] and r["pv"][0] == r["move"]
+
+
+@pytest.mark.parametrize("size", [5, 7, 9])
+def test_it_beats_the_rollout_policy_with_both_colours(size):
+    """A smoke test of strength, not a figure: 2000 nodes a move against the rollout's own
+    move choice (0.7 shortest-path step, else a random probable wall), ten short games."""
+    wins = 0
+    for seed in range(10):
+        eng, me = QuoridorEngine(size), seed % 2
+        for ply in range(300):
+            if eng.winner is not None:
+                break
+            if eng.to_move == me:
+                eng.genmove(nodes=2000)
+            else:
+                eng.play(eng.rollout_move(seed * 1000 + ply))
+        wins += eng.winner == me
+    assert wins >= 9
