@@ -80,6 +80,8 @@ void qr_walls_contacts(const qr_board *b, int vertical, int with_edge, uint64_t 
    the only ones that can cut a path. */
 uint64_t qr_walls_risky(const qr_board *b, int vertical);
 /* Would a (non-overlapping) wall at slot leave both pawns a path? No shortcut. */
+/* The open grooves (east and north) once the wall at slot is placed. */
+void qr_open_after_wall(const qr_board *b, int vertical, int slot, qr_bb *oe, qr_bb *on);
 int qr_wall_keeps_paths(const qr_board *b, int vertical, int slot);
 
 /* ---- Paths (path.c) ---------------------------------------------------------------------- */

@@ -87,14 +87,22 @@ uint64_t qr_walls_risky(const qr_board *b, int vertical)
     return (c[0] & c[1]) | (c[0] & c[2]) | (c[1] & c[2]);
 }
 
+void qr_open_after_wall(const qr_board *b, int vertical, int slot, qr_bb *oe, qr_bb *on)
+{
+    const qr_geom *g = qr_geom_b(b);
+    *oe = b->open_e;
+    *on = b->open_n;
+    if (vertical)
+        *oe = bb_andn(*oe, g->wall_cells[1][slot]);
+    else
+        *on = bb_andn(*on, g->wall_cells[0][slot]);
+}
+
 int qr_wall_keeps_paths(const qr_board *b, int vertical, int slot)
 {
     const qr_geom *g = qr_geom_b(b);
-    qr_bb oe = b->open_e, on = b->open_n;
-    if (vertical)
-        oe = bb_andn(oe, g->wall_cells[1][slot]);
-    else
-        on = bb_andn(on, g->wall_cells[0][slot]);
+    qr_bb oe, on;
+    qr_open_after_wall(b, vertical, slot, &oe, &on);
     return qr_path_bfs(g, oe, on, b->pawn[0], g->goal[0]) >= 0 &&
            qr_path_bfs(g, oe, on, b->pawn[1], g->goal[1]) >= 0;
 }

@@ -227,11 +227,8 @@ static int gen_pawns(const qr_board *b, const int d[2], sr_move *list)
 static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2], sr_move *out)
 {
     const qr_geom *g = qr_geom_b(b);
-    qr_bb oe = b->open_e, on = b->open_n;
-    if (vertical)
-        oe = bb_andn(oe, g->wall_cells[1][slot]);
-    else
-        on = bb_andn(on, g->wall_cells[0][slot]);
+    qr_bb oe, on;
+    qr_open_after_wall(b, vertical, slot, &oe, &on);
     int me = b->to_move, opp = !me, nd[2];
     for (int p = 0; p < 2; p++)
         nd[p] = qr_path_bfs(g, oe, on, b->pawn[p], g->goal[p]);
