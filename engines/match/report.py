@@ -303,19 +303,25 @@ def _elo_panel(timeline: list[dict], top: float, x_max: float, x_ticks: list[flo
         body.append('<polygon class="elo-band" fill="%s" fill-opacity="0.18" stroke="none" '
                     'points="%s"/>' % (ELO_COLOUR, " ".join(
                         f"{panel.x(g):.1f},{panel.y(v):.1f}" for g, v in shape)))
-        body.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
-            ELO_COLOUR, " ".join(f"{panel.x(timeline[i]['games']):.1f},"
-                                 f"{panel.y(timeline[i]['elo']):.1f}" for i in run)))
-    radius = 2.6 if len(timeline) <= 100 else 1.4
-    for i in defined:
-        body.append(f'<circle class="elo-point" cx="{panel.x(timeline[i]["games"]):.1f}" '
-                    f'cy="{panel.y(timeline[i]["elo"]):.1f}" r="{radius}" fill="{ELO_COLOUR}"/>')
+    body += _series(panel, timeline, defined, "elo", ELO_COLOUR)
     out.append(f'<g clip-path="url(#clip-elo)">{"".join(body)}</g>')
     out += panel.legend([
         (f'<line x1="0" x2="24" y1="5" y2="5" stroke="{ELO_COLOUR}" stroke-width="2"/>'
          f'<circle cx="12" cy="5" r="2.6" fill="{ELO_COLOUR}"/>', "Elo estimate"),
         (f'<rect width="24" height="10" fill="{ELO_COLOUR}" fill-opacity="0.18"/>',
          "95% interval")])
+    return out
+
+
+def _series(panel, timeline: list[dict], defined: list[int], key: str, colour: str) -> list[str]:
+    """KEY over the games: a line through each run of DEFINED entries, and a point on each."""
+    out = ['<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
+        colour, " ".join(f"{panel.x(timeline[i]['games']):.1f},{panel.y(timeline[i][key]):.1f}"
+                         for i in run)) for run in _runs(defined)]
+    radius = 2.6 if len(timeline) <= 100 else 1.4
+    out += [f'<circle class="{key}-point" cx="{panel.x(timeline[i]["games"]):.1f}" '
+            f'cy="{panel.y(timeline[i][key]):.1f}" r="{radius}" fill="{colour}"/>'
+            for i in defined]
     return out
 
 
@@ -343,14 +349,7 @@ def _llr_panel(timeline: list[dict], sprt: dict | None, top: float, x_max: float
                     f'text-anchor="end" fill="{BOUND_COLOUR}">accept {name} '
                     f'({format(bound, "+.2f").replace("-", "&#8722;")})</text>')
     defined = [i for i, p in enumerate(timeline) if _is_number(p.get("llr"))]
-    for run in _runs(defined):
-        body.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
-            LLR_COLOUR, " ".join(f"{panel.x(timeline[i]['games']):.1f},"
-                                 f"{panel.y(timeline[i]['llr']):.1f}" for i in run)))
-    radius = 2.6 if len(timeline) <= 100 else 1.4
-    for i in defined:
-        body.append(f'<circle class="llr-point" cx="{panel.x(timeline[i]["games"]):.1f}" '
-                    f'cy="{panel.y(timeline[i]["llr"]):.1f}" r="{radius}" fill="{LLR_COLOUR}"/>')
+    body += _series(panel, timeline, defined, "llr", LLR_COLOUR)
     out.append(f'<g clip-path="url(#clip-llr)">{"".join(body)}</g>')
     out += panel.legend([
         (f'<line x1="0" x2="24" y1="5" y2="5" stroke="{LLR_COLOUR}" stroke-width="2"/>'
