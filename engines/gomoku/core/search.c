@@ -624,7 +624,7 @@ static int root_fallback(gm_search *s)
     gen_moves(s, &ml, &t, 1);
     if (t.my_win >= 0)
         return t.my_win;
-    if (t.nopp > 0)
+    if (t.nopp > 0 && !forbidden_for(s, t.opp_win))
         return t.opp_win;
     order_moves(s, &ml, -1, 0, ml.n);
     for (int i = 0; i < ml.n; i++)
