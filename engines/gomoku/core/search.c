@@ -16,6 +16,7 @@
 #define WIN GM_WIN_SCORE
 #define WIN_BOUND (WIN - 1000)
 #define INF (WIN + 1)
+#define EVAL_MAX 20000           /* static scores stay clear of wins (and fit the table) */
 #define MAX_PLY GM_PV_MAX
 #define WIDTH 24                 /* moves tried at an inner node, best ordered first */
 #define ROOT_WIDTH 48
@@ -280,7 +281,7 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
                 t->opp_win = c;
                 t->nopp++;
             }
-            ml->score[ml->n] = scored ? order_score(b, c, me) + s->history[c] : 0;
+            ml->score[ml->n] = scored ? order_score(b, c, me) + (s->history[c] >> 10) : 0;
             ml->cell[ml->n++] = (uint16_t)c;
         }
     if (b->nmoves == 0) {
@@ -572,8 +573,8 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
     if (t.nopp >= 2 || (t.nopp == 1 && forbidden_for(s, t.opp_win)))
         return -(WIN - ply - 2);
     if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2)) {
-        int e = s->b.to_move == GM_BLACK ? s->eval : -s->eval;
-        return e + 20;                       /* the move in hand is worth a little */
+        int e = (s->b.to_move == GM_BLACK ? s->eval : -s->eval) + 20;  /* + the move in hand */
+        return e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e;
     }
     if (ply >= MAX_PLY - 2)
         return 0;

@@ -298,6 +298,17 @@ def test_search_of_a_finished_game_returns_no_move():
 def test_bench_prints_nodes_per_second(capsys):
     from engines.gomoku.bench import run_bench
 
-    figures = run_bench(seconds=0.3)
+    figures = run_bench(seconds=0.2)
     out = capsys.readouterr().out
     assert "nodes/s" in out and figures["nodes_per_second"] > 0
+    assert figures["mean_depth"] >= 2          # no position is a quick proof
+
+
+def test_bench_positions_are_open_middle_games():
+    from engines.gomoku.bench import POSITIONS
+
+    for moves in POSITIONS:
+        engine = GomokuEngine(15, "freestyle", tt_megabytes=8)
+        engine.setup(moves)
+        assert not engine.is_over and engine.to_move == "b"
+        assert engine.search(nodes=20000)["proven_win_in"] == 0
