@@ -10,6 +10,7 @@
 #include "gomoku.h"
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,8 @@ struct gm_search {
     int nroot, root_cell[GM_MAX_CELLS], root_score[GM_MAX_CELLS];
 };
 
+static void search_tables_init(void);
+
 /* ---- life cycle ---------------------------------------------------------------------- */
 
 gm_search *gm_search_new(int tt_megabytes)
@@ -85,6 +88,7 @@ gm_search *gm_search_new(int tt_megabytes)
     s->tt_mb = (int)((n * sizeof(tt_entry)) >> 20);
     s->tt_size = s->tt_rule = -1;
     gm_tables_init();
+    search_tables_init();
     return s;
 }
 
@@ -104,30 +108,26 @@ int gm_search_tt_megabytes(const gm_search *s)
 
 /* ---- windows: evaluation and move order --------------------------------------------- */
 
-static const int eval_weight[6] = {0, 1, 8, 60, 400, 4000};
+/* What the five-point windows through an empty cell say, looked up per direction by the
+   states of the nine points cell-4 .. cell+4 (2 bits each: empty, black, white, off the
+   board), so a cell costs four lookups instead of twenty window counts. */
+#define LINE_KEYS (1 << 18)
+enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
 
-/* The on-board five-point windows through cell: black's and white's stones in each (at most
-   4 directions x 5 windows). */
 typedef struct {
-    int n;
-    uint8_t nb[5 * GM_NDIRS], nw[5 * GM_NDIRS];
-} windows;
+    int32_t order[2];            /* move-order score for black, for white */
+    int16_t eval[2];             /* change of the evaluation when black / white stands here */
+    uint8_t flags;               /* FIVE_*: a window of four of that colour and nothing else;
+                                    THREE_*: a window of three (the stone may make a four) */
+} line_info;
 
-static void windows_of(const gm_board *b, int cell, windows *w)
-{
-    w->n = 0;
-    for (int d = 0; d < GM_NDIRS; d++) {
-        int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
-        uint32_t valid = b->valid[d][l], bl = b->line[0][d][l], wh = b->line[1][d][l];
-        for (int st = p < 4 ? 0 : p - 4; st <= p && st <= 27; st++) {
-            uint32_t m = 0x1fu << st;
-            if ((valid & m) != m)
-                continue;
-            w->nb[w->n] = (uint8_t)__builtin_popcount(bl & m);
-            w->nw[w->n++] = (uint8_t)__builtin_popcount(wh & m);
-        }
-    }
-}
+static line_info line_table[LINE_KEYS];
+static uint32_t spread9[512];    /* bit j of a 9-bit mask moved to bit 2j */
+static pthread_once_t line_once = PTHREAD_ONCE_INIT;
+
+static const int eval_weight[6] = {0, 1, 8, 60, 400, 4000};
+static const int order_attack[5] = {1, 6, 50, 400, 100000};
+static const int order_defend[5] = {0, 4, 35, 300, 50000};
 
 static int window_value(int nb, int nw)
 {
@@ -136,35 +136,75 @@ static int window_value(int nb, int nw)
     return nb ? eval_weight[nb] : -eval_weight[nw];
 }
 
+/* One window of the nine points (start st, the centre inside) added to e. */
+static void line_window(line_info *e, const int *pt, int st)
+{
+    int nb = 0, nw = 0;
+    for (int i = st; i < st + 5; i++) {
+        if (pt[i] == 3)
+            return;
+        nb += pt[i] == GM_BLACK && i != 4;
+        nw += pt[i] == GM_WHITE && i != 4;
+    }
+    e->order[0] += (nw ? 0 : order_attack[nb]) + (nb ? 0 : order_defend[nw]);
+    e->order[1] += (nb ? 0 : order_attack[nw]) + (nw ? 0 : order_defend[nb]);
+    e->eval[0] = (int16_t)(e->eval[0] + window_value(nb + 1, nw) - window_value(nb, nw));
+    e->eval[1] = (int16_t)(e->eval[1] + window_value(nb, nw + 1) - window_value(nb, nw));
+    e->flags |= (!nw && nb == 4 ? FIVE_B : 0) | (!nb && nw == 4 ? FIVE_W : 0)
+                | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
+}
+
+static void line_table_build(void)
+{
+    for (int m = 0; m < 512; m++)
+        for (int j = 0; j < 9; j++)
+            spread9[m] |= (uint32_t)((m >> j) & 1) << (2 * j);
+    for (int key = 0; key < LINE_KEYS; key++) {
+        int pt[9];
+        for (int i = 0; i < 9; i++)
+            pt[i] = (key >> (2 * i)) & 3;
+        line_info *e = &line_table[key];
+        memset(e, 0, sizeof *e);
+        for (int st = 0; st <= 4; st++)
+            line_window(e, pt, st);
+    }
+}
+
+static void search_tables_init(void)
+{
+    pthread_once(&line_once, line_table_build);
+}
+
+/* The key of the nine points around cell along dir. */
+static uint32_t line_key(const gm_board *b, int cell, int d)
+{
+    int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
+    uint32_t bl = (uint32_t)(((uint64_t)b->line[0][d][l] << 4) >> p) & 511u;
+    uint32_t wh = (uint32_t)(((uint64_t)b->line[1][d][l] << 4) >> p) & 511u;
+    uint32_t on = (uint32_t)(((uint64_t)b->valid[d][l] << 4) >> p) & 511u;
+    return spread9[bl] | spread9[wh] << 1 | spread9[~on & 511u] * 3u;
+}
+
 /* The change of s->eval when color is put on the empty cell. */
 static int eval_delta(const gm_board *b, int cell, int color)
 {
-    windows w;
     int delta = 0;
-    windows_of(b, cell, &w);
-    for (int i = 0; i < w.n; i++) {
-        int nb = w.nb[i], nw = w.nw[i];
-        int after = color == GM_BLACK ? window_value(nb + 1, nw) : window_value(nb, nw + 1);
-        delta += after - window_value(nb, nw);
-    }
+    for (int d = 0; d < GM_NDIRS; d++)
+        delta += line_table[line_key(b, cell, d)].eval[color - 1];
     return delta;
 }
 
-static const int order_attack[5] = {1, 6, 50, 400, 100000};
-static const int order_defend[5] = {0, 4, 35, 300, 50000};
-
-/* How urgent a move is for color: its own windows it extends and the opponent's it spoils. */
-static int order_score(const gm_board *b, int cell, int color)
+/* How urgent a move is for color: its own windows it extends and the opponent's it spoils.
+   *flags gets the FIVE_/THREE_ bits of the four directions (a five needs a FIVE_ window,
+   which win_at then decides). */
+static int order_score(const gm_board *b, int cell, int color, int *flags)
 {
-    windows w;
     int score = 0;
-    windows_of(b, cell, &w);
-    for (int i = 0; i < w.n; i++) {
-        int own = color == GM_BLACK ? w.nb[i] : w.nw[i], opp = color == GM_BLACK ? w.nw[i] : w.nb[i];
-        if (!opp)
-            score += order_attack[own];
-        if (!own)
-            score += order_defend[opp];
+    *flags = 0;
+    for (int d = 0; d < GM_NDIRS; d++) {
+        const line_info *e = &line_table[line_key(b, cell, d)];
+        score += e->order[color - 1];
+        *flags |= e->flags;
     }
     return score;
 }
@@ -173,14 +213,9 @@ static int order_score(const gm_board *b, int cell, int color)
    may make a four)? */
 static int may_make_four(const gm_board *b, int cell, int color)
 {
-    windows w;
-    windows_of(b, cell, &w);
-    for (int i = 0; i < w.n; i++) {
-        int own = color == GM_BLACK ? w.nb[i] : w.nw[i], opp = color == GM_BLACK ? w.nw[i] : w.nb[i];
-        if (own == 3 && !opp)
-            return 1;
-    }
-    return 0;
+    int flags;
+    order_score(b, cell, color, &flags);
+    return (flags & (color == GM_BLACK ? THREE_B : THREE_W)) != 0;
 }
 
 /* ---- the board copy ---------------------------------------------------------------- */
@@ -275,13 +310,14 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
             int c = gm_cell(x, y);
             if (b->cell[c] != GM_EMPTY || !s->near[c])
                 continue;
-            if (s->near[c] && win_at(b, me, c))
+            int flags, score = order_score(b, c, me, &flags);
+            if ((flags & (me == GM_BLACK ? FIVE_B : FIVE_W)) && win_at(b, me, c))
                 t->my_win = c;
-            if (win_at(b, opp, c)) {
+            if ((flags & (me == GM_BLACK ? FIVE_W : FIVE_B)) && win_at(b, opp, c)) {
                 t->opp_win = c;
                 t->nopp++;
             }
-            ml->score[ml->n] = scored ? order_score(b, c, me) + (s->history[c] >> 10) : 0;
+            ml->score[ml->n] = scored ? score + (s->history[c] >> 10) : 0;
             ml->cell[ml->n++] = (uint16_t)c;
         }
     if (b->nmoves == 0) {
