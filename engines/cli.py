@@ -61,6 +61,16 @@ def bench(game, as_json):
 
 
 @main.command()
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per move when no INFO timeout_turn/time_left arrive  [default: 1].")
+def gomocup(seconds):
+    """Speak the Gomocup (Piskvork) brain protocol on stdin/stdout for Gomoku."""
+    from engines.gomoku.gomocup import run
+
+    raise SystemExit(run(default_seconds=seconds))
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to bind.")
 def serve(host, port):

@@ -21,6 +21,7 @@ _FORBIDDEN = {lib.GM_ERR_OVERLINE: "overline", lib.GM_ERR_DOUBLE_FOUR: "double-f
               lib.GM_ERR_DOUBLE_THREE: "double-three"}
 _WINNERS = {lib.GM_RESULT_BLACK: BLACK, lib.GM_RESULT_WHITE: WHITE}
 N = lib.GM_MAX_SIZE
+WIN_SCORE = lib.GM_WIN_SCORE
 
 
 def _point(cell: int) -> tuple[int, int]:
@@ -31,8 +32,10 @@ def _point(cell: int) -> tuple[int, int]:
 class GomokuEngine:
     """A game of Gomoku on the C core; see the module docstring for the contract."""
 
-    def __init__(self, size: int = 15, rule: str = "freestyle"):
+    def __init__(self, size: int = 15, rule: str = "freestyle", tt_megabytes: int = 64):
         self._lock = threading.Lock()
+        self._tt_megabytes = tt_megabytes
+        self._search = None
         self._cells = ffi.new("int[]", lib.GM_MAX_CELLS)
         board = lib.gm_board_new(lib.GM_MIN_SIZE, 0)
         if board == ffi.NULL:
@@ -186,6 +189,57 @@ class GomokuEngine:
         with self._lock:
             return _FORBIDDEN.get(lib.gm_board_forbidden(self.board_ptr, x, y))
 
+    # ---- search ---------------------------------------------------------------------------
+
+    def _searcher(self):
+        if self._search is None:
+            s = lib.gm_search_new(self._tt_megabytes)
+            if s == ffi.NULL:
+                raise MemoryError(f"no memory for a {self._tt_megabytes} MB search table")
+            self._search = ffi.gc(s, lib.gm_search_free)
+        return self._search
+
+    def set_memory(self, tt_megabytes: int) -> None:
+        """The transposition table's size for the next search (a new, empty table)."""
+        with self._lock:
+            self._tt_megabytes = int(tt_megabytes)
+            if self._search is not None:
+                ffi.release(self._search)
+                self._search = None
+
+    def search(self, seconds: float | None = None, nodes: int | None = None,
+               depth: int | None = None) -> dict:
+        """Search the position for the side to move (the board is not changed): a root VCF
+        proof search, then iterative-deepening alpha-beta until the first budget runs out
+        (none given: depth GM_SEARCH_DEFAULT_DEPTH). Returns move (x, y) or None once the game
+        is over, score (side to move's view; GM_WIN_SCORE - n for a win whose five is ply n),
+        depth, nodes, seconds, pv, candidates [(point, score)] (the best's score exact, the
+        others upper bounds) and proven_win_in (plies to the five of a proven win, 0 if none).
+        """
+        opts = ffi.new("gm_search_opts *")
+        opts.seconds = float(seconds) if seconds else 0.0
+        opts.nodes = int(nodes) if nodes else 0
+        opts.depth = int(depth) if depth else 0
+        out = ffi.new("gm_search_result *")
+        with self._lock:
+            lib.gm_search_run(self._searcher(), self.board_ptr, opts, out)
+        return {
+            "move": _point(out.move) if out.move >= 0 else None,
+            "score": out.score, "depth": out.depth, "nodes": out.nodes,
+            "seconds": out.seconds,
+            "pv": [_point(out.pv[i]) for i in range(out.pv_len)],
+            "candidates": [(_point(out.cand[i]), out.cand_score[i]) for i in range(out.ncand)],
+            "proven_win_in": out.proven_win_in,
+        }
+
+    def genmove(self, seconds: float | None = None, nodes: int | None = None,
+                depth: int | None = None) -> dict:
+        """search(), then play its move (when there is one); returns the search's dict."""
+        result = self.search(seconds=seconds, nodes=nodes, depth=depth)
+        if result["move"] is not None:
+            self.play(result["move"])
+        return result
+
     # ---- life cycle -----------------------------------------------------------------------
 
     def close(self) -> None:
@@ -193,6 +247,9 @@ class GomokuEngine:
             if self._board is not None:
                 ffi.release(self._board)
                 self._board = None
+            if self._search is not None:
+                ffi.release(self._search)
+                self._search = None
 
     def __enter__(self):
         return self

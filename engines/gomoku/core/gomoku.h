@@ -9,8 +9,9 @@
  * uint32_t per line with bit `pos` set for a stone (see internal.h for the line/pos mapping).
  * The rules are read from those lines with shifts and popcounts.
  *
- * Files: see engines/HACKING.md. Dependencies run one way: rules.c -> board.c; inspect.c
- * (helpers for tests and tools) reads both.
+ * Files: see engines/HACKING.md. Dependencies run one way: search.c -> rules.c -> board.c;
+ * clock.c is the one place that reads a clock; inspect.c (helpers for tests and tools) reads
+ * all of them.
  *
  * Everything between the two "binding" markers is also the cffi declaration of the Python
  * module engines.gomoku._core: build_gomoku.py hands that text to cdef() verbatim, except that
@@ -109,6 +110,47 @@ int gm_board_forbidden(gm_board *b, int x, int y);  /* for black: GM_OK or GM_ER
                                                        DOUBLE_FOUR/DOUBLE_THREE; occupied and
                                                        off-board points and other rules: GM_OK */
 int gm_board_forbidden_points(gm_board *b, int *cells); /* for black, sorted; 0 unless renju */
+
+/* ---- search (search.c) ------------------------------------------------------------------- */
+/* A gm_search owns its transposition table and a copy of the board it searches: it reads a
+   const board and never changes it. Budgets: the first of seconds, nodes and depth reached
+   ends the search; with none of them set it stops at GM_SEARCH_DEFAULT_DEPTH. */
+
+#define GM_PV_MAX 64
+#define GM_CAND_MAX 16
+#define GM_SEARCH_MAX_DEPTH 40
+#define GM_SEARCH_DEFAULT_DEPTH 4
+#define GM_TT_MAX_MB 256
+#define GM_WIN_SCORE 30000
+
+typedef struct gm_search gm_search;
+
+typedef struct gm_search_opts {
+    double seconds;                /* wall-time budget; <= 0: none */
+    long nodes;                    /* node budget; <= 0: none */
+    int depth;                     /* deepest iteration; <= 0: none */
+    int vcf_plies;                 /* longest VCF tried at the root; <= 0: 31 */
+} gm_search_opts;
+
+typedef struct gm_search_result {
+    int move;                      /* cell to play, -1 when the game is over */
+    int score;                     /* side to move's view; +-(GM_WIN_SCORE - plies) for a win */
+    int depth;                     /* last completed iteration (the VCF length when proven) */
+    long nodes;                    /* alpha-beta and VCF nodes */
+    double seconds;
+    int pv_len;
+    int pv[GM_PV_MAX];             /* cells, the move first */
+    int ncand;
+    int cand[GM_CAND_MAX];         /* root moves by score; the best's score is exact, the */
+    int cand_score[GM_CAND_MAX];   /* others' upper bounds (null-window searches) */
+    int proven_win_in;             /* plies to the five of a proven (VCF) win, 0 if none */
+} gm_search_result;
+
+gm_search *gm_search_new(int tt_megabytes);  /* table clamped to 1..GM_TT_MAX_MB; NULL: memory */
+void gm_search_free(gm_search *s);
+int gm_search_run(gm_search *s, const gm_board *b, const gm_search_opts *opts,
+                  gm_search_result *out);    /* GM_OK, or GM_ERR_GAME_OVER (out->move -1) */
+int gm_search_tt_megabytes(const gm_search *s); /* the table's real size */
 
 /* ---- test and tool helpers (inspect.c) --------------------------------------------------- */
 

@@ -44,4 +44,7 @@ int gm_rules_fours(uint32_t own, uint32_t empty, int pos); /* black fours, stone
 int gm_rules_three(gm_board *b, int cell, int dir);  /* black stone at cell: a three? */
 int gm_rules_has_legal_move(gm_board *b);
 
+/* clock.c: monotonic seconds (0 where the platform has no clock, as in wasm) */
+double gm_clock_seconds(void);
+
 #endif

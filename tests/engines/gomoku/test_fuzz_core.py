@@ -30,6 +30,7 @@ def test_random_api_sequences_are_clean_under_sanitizers(harness, seed):
     assert words[0] == "ok", run.stdout
     assert int(words[1]) > 3000            # it really played moves
     assert int(words[3]) > 0               # and met renju forbidden points
+    assert int(words[5]) > 100             # and searched (tiny budgets)
 
 
 @pytest.mark.parametrize("line,broken", [

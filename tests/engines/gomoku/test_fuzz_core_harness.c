@@ -88,8 +88,9 @@ static void check_same(const gm_board *a, const gm_board *b)
 
 typedef struct {
     gm_board *b;
+    gm_search *s;
     int x, y;
-    long plays, forbidden_seen;
+    long plays, forbidden_seen, searches;
 } fuzz;
 
 static void op_play(fuzz *f)
@@ -165,6 +166,36 @@ static void op_read(fuzz *f, int kind)
     check_same(&before, f->b);
 }
 
+static void check_cells(const gm_board *b, const int *cells, int n)
+{
+    for (int i = 0; i < n; i++)
+        CHECK(cells[i] >= 0 && gm_cell_x(cells[i]) < b->size && gm_cell_y(cells[i]) < b->size);
+}
+
+/* A search with a tiny budget: the board untouched, a legal move unless the game is over. */
+static void op_search(fuzz *f)
+{
+    gm_board before;
+    gm_search_result r;
+    gm_search_opts o = {0.0, (long)rnd(400) + 1, (int)rnd(4), (int)rnd(8)};
+    if (rnd(8) == 0)
+        o.seconds = 0.002;
+    gm_board_copy(&before, f->b);
+    int err = gm_search_run(f->s, f->b, &o, &r);
+    check_same(&before, f->b);
+    CHECK(err == (f->b->result == GM_RESULT_NONE ? GM_OK : GM_ERR_GAME_OVER));
+    CHECK(r.pv_len >= 0 && r.pv_len <= GM_PV_MAX && r.ncand >= 0 && r.ncand <= GM_CAND_MAX);
+    check_cells(f->b, r.pv, r.pv_len);
+    check_cells(f->b, r.cand, r.ncand);
+    CHECK(r.proven_win_in >= 0 && r.proven_win_in < GM_PV_MAX && r.nodes >= 0);
+    if (err == GM_OK && r.move >= 0)
+        CHECK(gm_board_check(f->b, gm_cell_x(r.move), gm_cell_y(r.move)) == GM_OK);
+    else
+        CHECK(r.move == -1 && err == GM_ERR_GAME_OVER);
+    check_same(&before, f->b);
+    f->searches++;
+}
+
 static void op_setup(fuzz *f, int op)
 {
     gm_board before;
@@ -205,8 +236,8 @@ int main(int argc, char **argv)
     rs = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 1 : 1;
     long iters = argc > 2 ? atol(argv[2]) : 20000;
     CHECK(gm_board_new(4, 0) == NULL && gm_board_new(21, 0) == NULL && gm_board_new(15, 3) == NULL);
-    fuzz f = {gm_board_new(5 + (int)rnd(16), (int)rnd(3)), 0, 0, 0, 0};
-    CHECK(f.b != NULL);
+    fuzz f = {gm_board_new(5 + (int)rnd(16), (int)rnd(3)), gm_search_new((int)rnd(3)), 0, 0, 0, 0, 0};
+    CHECK(f.b != NULL && f.s != NULL && gm_search_tt_megabytes(f.s) >= 1);
     for (long it = 0; it < iters; it++) {
         int size = gm_board_size(f.b), op = (int)rnd(100);
         f.x = (int)rnd(size + 4) - 2;
@@ -215,13 +246,17 @@ int main(int argc, char **argv)
             op_play(&f);                /* mostly legal, sometimes not */
         else if (op < 72)
             op_undo(&f);
-        else if (op < 96)
+        else if (op < 94)
             op_read(&f, (int)rnd(4));
+        else if (op < 96)
+            op_search(&f);
         else
             op_setup(&f, op - 96 > 2 ? 2 : op - 96);
         check_board(f.b);
     }
     gm_board_free(f.b);
-    printf("ok %ld plays %ld forbidden\n", f.plays, f.forbidden_seen);
+    gm_search_free(f.s);
+    gm_search_free(NULL);
+    printf("ok %ld plays %ld forbidden %ld searches\n", f.plays, f.forbidden_seen, f.searches);
     return 0;
 }

@@ -1,0 +1,52 @@
+"""Nodes a second of the Gomoku search on fixed middle-game positions (15x15 freestyle), one
+thread, a fixed time per position: `python -m engines.gomoku.bench [seconds]`.
+
+The positions are openings of fixed moves; the figure is total nodes over total search time,
+printed with its conditions (no timing is asserted anywhere).
+"""
+from __future__ import annotations
+
+import os
+import platform
+import sys
+
+from engines.gomoku.engine import GomokuEngine
+
+# Middle games of 14 moves with no VCF for the side to move (black): each is a 3-move opening
+# continued by the engine's own genmove(depth=3), kept when a 200,000-node search proved no
+# win for either side.
+POSITIONS = (
+    [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 8), (5, 8), (6, 7), (10, 8), (11, 9), (10, 7),
+     (6, 9), (6, 4), (7, 5)],
+    [(7, 7), (7, 8), (9, 7), (6, 7), (8, 8), (8, 9), (9, 10), (9, 8), (6, 6), (9, 9), (7, 9),
+     (6, 10), (5, 6), (6, 11)],
+    [(7, 7), (8, 7), (6, 9), (7, 6), (6, 8), (8, 6), (6, 6), (6, 7), (8, 8), (9, 9), (6, 10),
+     (9, 8), (4, 4), (5, 5)],
+    [(7, 7), (6, 8), (9, 9), (8, 8), (9, 7), (9, 8), (7, 8), (8, 9), (7, 6), (7, 9), (8, 7),
+     (10, 7), (7, 5), (7, 4)],
+)
+
+
+def run_bench(seconds: float = 1.0, tt_megabytes: int = 64) -> dict:
+    nodes = depth = 0
+    spent = 0.0
+    for moves in POSITIONS:
+        engine = GomokuEngine(15, "freestyle", tt_megabytes=tt_megabytes)
+        engine.setup(moves)
+        result = engine.search(seconds=seconds)
+        nodes += result["nodes"]
+        spent += result["seconds"]
+        depth += result["depth"]
+        engine.close()
+    figures = {"nodes_per_second": nodes / spent if spent else 0.0, "nodes": nodes,
+               "mean_depth": depth / len(POSITIONS), "positions": len(POSITIONS),
+               "seconds_each": seconds, "tt_megabytes": tt_megabytes,
+               "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}"}
+    print(f"gomoku search: {figures['nodes_per_second']:,.0f} nodes/s, mean depth "
+          f"{figures['mean_depth']:.1f}, {len(POSITIONS)} positions x {seconds:g} s, one thread, "
+          f"{tt_megabytes} MB table ({figures['machine']})")
+    return figures
+
+
+if __name__ == "__main__":
+    run_bench(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0)

@@ -1,0 +1,757 @@
+/* search.c - gm_search: a VCF proof search at the root, then iterative-deepening PVS with a
+ * transposition table, killer and history moves, forced replies to fours, and a static
+ * evaluation of five-point windows kept incrementally.
+ *
+ * The search works on its own copy of the caller's board (gm_board_make/unmake, no legality
+ * check: renju black's forbidden points are tested before a black move is made). Moves are
+ * the empty cells near stones: `near[cell]` counts the stones within two points along the
+ * eight directions. Scores are from the side to move's view; a win whose five is placed at
+ * ply p scores GM_WIN_SCORE - p. */
+#include "gomoku.h"
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WIN GM_WIN_SCORE
+#define WIN_BOUND (WIN - 1000)
+#define INF (WIN + 1)
+#define EVAL_MAX 20000           /* static scores stay clear of wins (and fit the table) */
+#define MAX_PLY GM_PV_MAX
+#define WIDTH 24                 /* moves tried at an inner node, best ordered first */
+#define ROOT_WIDTH 48
+#define VCF_TABLE_BITS 16
+#define VCF_DEFAULT_PLIES 31
+#define VCF_MAX_NODES 500000L
+
+enum { TT_NONE = 0, TT_EXACT, TT_LOWER, TT_UPPER };
+
+typedef struct {
+    uint64_t key;
+    int16_t score;
+    int8_t depth;
+    uint8_t flag;
+    uint16_t move;
+} tt_entry;
+
+typedef struct {
+    int n;
+    uint16_t cell[GM_MAX_CELLS];
+    int score[GM_MAX_CELLS];
+} movelist;
+
+/* What a node must know first: a five of its own, the opponent's fives to block. */
+typedef struct {
+    int my_win, nopp, opp_win;
+} threats;
+
+struct gm_search {
+    tt_entry *tt;
+    size_t tt_mask;
+    int tt_mb, tt_size, tt_rule;
+    uint64_t *vcf_fail;          /* hash ^ plies of VCF searches that failed */
+    gm_board b;
+    uint8_t near[GM_MAX_CELLS];
+    int eval;                    /* black's window sum minus white's */
+    long nodes, max_nodes;
+    double deadline;
+    int aborted, vcf_len, vcf_win;   /* the proof's PV length and plies to its five */
+    uint16_t killer[MAX_PLY][2];
+    int history[GM_MAX_CELLS];
+    uint16_t pv[MAX_PLY][MAX_PLY];
+    int pv_len[MAX_PLY];
+    uint16_t vcf_pv[MAX_PLY];
+    int nroot, root_cell[GM_MAX_CELLS], root_score[GM_MAX_CELLS];
+};
+
+static void search_tables_init(void);
+
+/* ---- life cycle ---------------------------------------------------------------------- */
+
+gm_search *gm_search_new(int tt_megabytes)
+{
+    gm_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    int mb = tt_megabytes < 1 ? 1 : tt_megabytes > GM_TT_MAX_MB ? GM_TT_MAX_MB : tt_megabytes;
+    size_t n = 1;
+    while (n * 2 * sizeof(tt_entry) <= (size_t)mb << 20)
+        n *= 2;
+    s->tt = calloc(n, sizeof(tt_entry));
+    s->vcf_fail = calloc((size_t)1 << VCF_TABLE_BITS, sizeof(uint64_t));
+    if (!s->tt || !s->vcf_fail) {
+        gm_search_free(s);
+        return NULL;
+    }
+    s->tt_mask = n - 1;
+    s->tt_mb = (int)((n * sizeof(tt_entry)) >> 20);
+    s->tt_size = s->tt_rule = -1;
+    gm_tables_init();
+    search_tables_init();
+    return s;
+}
+
+void gm_search_free(gm_search *s)
+{
+    if (!s)
+        return;
+    free(s->tt);
+    free(s->vcf_fail);
+    free(s);
+}
+
+int gm_search_tt_megabytes(const gm_search *s)
+{
+    return s->tt_mb;
+}
+
+/* ---- windows: evaluation and move order --------------------------------------------- */
+
+/* What the five-point windows through an empty cell say, looked up per direction by the
+   states of the nine points cell-4 .. cell+4 (2 bits each: empty, black, white, off the
+   board), so a cell costs four lookups instead of twenty window counts. */
+#define LINE_KEYS (1 << 18)
+enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
+
+typedef struct {
+    int32_t order[2];            /* move-order score for black, for white */
+    int16_t eval[2];             /* change of the evaluation when black / white stands here */
+    uint8_t flags;               /* FIVE_*: a window of four of that colour and nothing else;
+                                    THREE_*: a window of three (the stone may make a four) */
+} line_info;
+
+static line_info line_table[LINE_KEYS];
+static uint32_t spread9[512];    /* bit j of a 9-bit mask moved to bit 2j */
+static pthread_once_t line_once = PTHREAD_ONCE_INIT;
+
+static const int eval_weight[6] = {0, 1, 8, 60, 400, 4000};
+static const int order_attack[5] = {1, 6, 50, 400, 100000};
+static const int order_defend[5] = {0, 4, 35, 300, 50000};
+
+static int window_value(int nb, int nw)
+{
+    if (nb && nw)
+        return 0;
+    return nb ? eval_weight[nb] : -eval_weight[nw];
+}
+
+/* One window of the nine points (start st, the centre inside) added to e. */
+static void line_window(line_info *e, const int *pt, int st)
+{
+    int nb = 0, nw = 0;
+    for (int i = st; i < st + 5; i++) {
+        if (pt[i] == 3)
+            return;
+        nb += pt[i] == GM_BLACK && i != 4;
+        nw += pt[i] == GM_WHITE && i != 4;
+    }
+    e->order[0] += (nw ? 0 : order_attack[nb]) + (nb ? 0 : order_defend[nw]);
+    e->order[1] += (nb ? 0 : order_attack[nw]) + (nw ? 0 : order_defend[nb]);
+    e->eval[0] = (int16_t)(e->eval[0] + window_value(nb + 1, nw) - window_value(nb, nw));
+    e->eval[1] = (int16_t)(e->eval[1] + window_value(nb, nw + 1) - window_value(nb, nw));
+    e->flags |= (!nw && nb == 4 ? FIVE_B : 0) | (!nb && nw == 4 ? FIVE_W : 0)
+                | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
+}
+
+static void line_table_build(void)
+{
+    for (int m = 0; m < 512; m++)
+        for (int j = 0; j < 9; j++)
+            spread9[m] |= (uint32_t)((m >> j) & 1) << (2 * j);
+    for (int key = 0; key < LINE_KEYS; key++) {
+        int pt[9];
+        for (int i = 0; i < 9; i++)
+            pt[i] = (key >> (2 * i)) & 3;
+        line_info *e = &line_table[key];
+        memset(e, 0, sizeof *e);
+        for (int st = 0; st <= 4; st++)
+            line_window(e, pt, st);
+    }
+}
+
+static void search_tables_init(void)
+{
+    pthread_once(&line_once, line_table_build);
+}
+
+/* The key of the nine points around cell along dir. */
+static uint32_t line_key(const gm_board *b, int cell, int d)
+{
+    int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
+    uint32_t bl = (uint32_t)(((uint64_t)b->line[0][d][l] << 4) >> p) & 511u;
+    uint32_t wh = (uint32_t)(((uint64_t)b->line[1][d][l] << 4) >> p) & 511u;
+    uint32_t on = (uint32_t)(((uint64_t)b->valid[d][l] << 4) >> p) & 511u;
+    return spread9[bl] | spread9[wh] << 1 | spread9[~on & 511u] * 3u;
+}
+
+/* The change of s->eval when color is put on the empty cell. */
+static int eval_delta(const gm_board *b, int cell, int color)
+{
+    int delta = 0;
+    for (int d = 0; d < GM_NDIRS; d++)
+        delta += line_table[line_key(b, cell, d)].eval[color - 1];
+    return delta;
+}
+
+/* How urgent a move is for color: its own windows it extends and the opponent's it spoils.
+   *flags gets the FIVE_/THREE_ bits of the four directions (a five needs a FIVE_ window,
+   which win_at then decides). */
+static int order_score(const gm_board *b, int cell, int color, int *flags)
+{
+    int score = 0;
+    *flags = 0;
+    for (int d = 0; d < GM_NDIRS; d++) {
+        const line_info *e = &line_table[line_key(b, cell, d)];
+        score += e->order[color - 1];
+        *flags |= e->flags;
+    }
+    return score;
+}
+
+/* Would a stone of color on the empty cell have three of its own in a clean window (so it
+   may make a four)? */
+static int may_make_four(const gm_board *b, int cell, int color)
+{
+    int flags;
+    order_score(b, cell, color, &flags);
+    return (flags & (color == GM_BLACK ? THREE_B : THREE_W)) != 0;
+}
+
+/* ---- the board copy ---------------------------------------------------------------- */
+
+static void near_add(gm_search *s, int cell, int v)
+{
+    static const int dxy[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
+                                  {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
+    int x = gm_cell_x(cell), y = gm_cell_y(cell), n = s->b.size;
+    for (int d = 0; d < 8; d++)
+        for (int k = 1; k <= 2; k++) {
+            int cx = x + k * dxy[d][0], cy = y + k * dxy[d][1];
+            if (cx >= 0 && cy >= 0 && cx < n && cy < n)
+                s->near[gm_cell(cx, cy)] = (uint8_t)(s->near[gm_cell(cx, cy)] + v);
+        }
+}
+
+static int srch_make(gm_search *s, int cell)
+{
+    int delta = eval_delta(&s->b, cell, s->b.to_move);
+    s->eval += delta;
+    near_add(s, cell, 1);
+    gm_board_make(&s->b, cell);
+    return delta;
+}
+
+static void srch_unmake(gm_search *s, int cell, int delta)
+{
+    gm_board_unmake(&s->b);
+    near_add(s, cell, -1);
+    s->eval -= delta;
+}
+
+/* The board, near counts and evaluation built from the caller's board, stone by stone. */
+static void srch_load(gm_search *s, const gm_board *b)
+{
+    gm_board_copy(&s->b, b);
+    memset(s->near, 0, sizeof s->near);
+    s->eval = 0;
+    gm_board_reset(&s->b, b->size, b->rule);
+    for (int i = 0; i < b->nmoves; i++) {
+        int cell = b->moves[i];
+        s->eval += eval_delta(&s->b, cell, s->b.to_move);
+        near_add(s, cell, 1);
+        gm_board_make(&s->b, cell);
+    }
+    gm_board_copy(&s->b, b);     /* the very bytes of the caller's board (result included) */
+}
+
+static int win_at(const gm_board *b, int color, int cell)
+{
+    for (int d = 0; d < GM_NDIRS; d++) {
+        int pos = gm_pos_of[d][cell];
+        uint32_t own = gm_line_bits(b, color, d, cell) | 1u << pos;
+        if (gm_rules_wins(b->rule, color, gm_rules_run(own, pos)))
+            return 1;
+    }
+    return 0;
+}
+
+static int forbidden_for(gm_search *s, int cell)
+{
+    return s->b.rule == GM_RENJU && s->b.to_move == GM_BLACK
+           && gm_rules_forbidden_cell(&s->b, cell) != GM_OK;
+}
+
+/* ---- budget ------------------------------------------------------------------------ */
+
+static int budget_out(gm_search *s)
+{
+    if (s->aborted)
+        return 1;
+    if (s->max_nodes > 0 && s->nodes >= s->max_nodes)
+        s->aborted = 1;
+    else if (s->deadline > 0 && (s->nodes & 1023) == 0 && gm_clock_seconds() >= s->deadline)
+        s->aborted = 1;
+    return s->aborted;
+}
+
+/* ---- move generation ----------------------------------------------------------------- */
+
+/* The candidate cells, with the fives of both sides found on the way. */
+static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
+{
+    const gm_board *b = &s->b;
+    int me = b->to_move, opp = gm_other(me);
+    ml->n = 0;
+    t->my_win = t->opp_win = -1;
+    t->nopp = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int c = gm_cell(x, y);
+            if (b->cell[c] != GM_EMPTY || !s->near[c])
+                continue;
+            int flags, score = order_score(b, c, me, &flags);
+            if ((flags & (me == GM_BLACK ? FIVE_B : FIVE_W)) && win_at(b, me, c))
+                t->my_win = c;
+            if ((flags & (me == GM_BLACK ? FIVE_W : FIVE_B)) && win_at(b, opp, c)) {
+                t->opp_win = c;
+                t->nopp++;
+            }
+            ml->score[ml->n] = scored ? score + (s->history[c] >> 10) : 0;
+            ml->cell[ml->n++] = (uint16_t)c;
+        }
+    if (b->nmoves == 0) {
+        int mid = gm_cell(b->size / 2, b->size / 2);
+        ml->n = 1;
+        ml->cell[0] = (uint16_t)mid;
+        ml->score[0] = 0;
+    }
+}
+
+/* Moves the best first: the table's move, the killers, then by score (selection sort of the
+   first `keep` only). */
+static void order_moves(gm_search *s, movelist *ml, int tt_move, int ply, int keep)
+{
+    for (int i = 0; i < ml->n; i++) {
+        int c = ml->cell[i];
+        if (c == tt_move)
+            ml->score[i] += 1 << 28;
+        else if (ply < MAX_PLY && (c == s->killer[ply][0] || c == s->killer[ply][1]))
+            ml->score[i] += 1 << 12;
+    }
+    for (int i = 0; i < ml->n && i < keep; i++) {
+        int best = i;
+        for (int j = i + 1; j < ml->n; j++)
+            if (ml->score[j] > ml->score[best])
+                best = j;
+        int tc = ml->cell[i], ts = ml->score[i];
+        ml->cell[i] = ml->cell[best];
+        ml->score[i] = ml->score[best];
+        ml->cell[best] = (uint16_t)tc;
+        ml->score[best] = ts;
+    }
+}
+
+/* ---- transposition table -------------------------------------------------------------- */
+
+static int tt_to(int score, int ply)
+{
+    return score > WIN_BOUND ? score + ply : score < -WIN_BOUND ? score - ply : score;
+}
+
+static int tt_from(int score, int ply)
+{
+    return score > WIN_BOUND ? score - ply : score < -WIN_BOUND ? score + ply : score;
+}
+
+static void tt_store(gm_search *s, int depth, int score, int flag, int move, int ply)
+{
+    uint64_t key = gm_board_hash(&s->b);
+    tt_entry *e = &s->tt[key & s->tt_mask];
+    if (e->key == key && e->depth > depth && flag != TT_EXACT)
+        return;
+    e->key = key;
+    e->score = (int16_t)tt_to(score, ply);
+    e->depth = (int8_t)depth;
+    e->flag = (uint8_t)flag;
+    e->move = (uint16_t)(move < 0 ? 0xffff : move);
+}
+
+/* A cutoff from the table (1, *score set), else 0 and *move the stored move (or -1). */
+static int tt_probe(gm_search *s, int depth, int alpha, int beta, int ply, int *score, int *move)
+{
+    uint64_t key = gm_board_hash(&s->b);
+    tt_entry *e = &s->tt[key & s->tt_mask];
+    *move = -1;
+    if (e->key != key || e->flag == TT_NONE)
+        return 0;
+    *move = e->move == 0xffff ? -1 : e->move;
+    if (e->depth < depth || ply == 0)
+        return 0;
+    int v = tt_from(e->score, ply);
+    if (e->flag == TT_EXACT || (e->flag == TT_LOWER && v >= beta)
+        || (e->flag == TT_UPPER && v <= alpha)) {
+        *score = v;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- VCF: victory by continuous fours ------------------------------------------------- */
+
+static int vcf_attack(gm_search *s, int plies, int ply);
+
+/* The win points of color on the lines through cell (a stone just put there). */
+static int wins_around(const gm_board *b, int color, int cell, int *cells)
+{
+    int n = 0, x = gm_cell_x(cell), y = gm_cell_y(cell);
+    static const int dxy[GM_NDIRS][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    for (int d = 0; d < GM_NDIRS; d++)
+        for (int k = -4; k <= 4; k++) {
+            int cx = x + k * dxy[d][0], cy = y + k * dxy[d][1];
+            if (k == 0 || cx < 0 || cy < 0 || cx >= b->size || cy >= b->size)
+                continue;
+            int c = gm_cell(cx, cy);
+            if (b->cell[c] == GM_EMPTY && win_at(b, color, c) && n < 2)
+                cells[n++] = c;
+        }
+    return n;
+}
+
+static int vcf_mark(gm_search *s, int plies, int fail)
+{
+    uint64_t key = gm_board_hash(&s->b) ^ (uint64_t)plies;
+    uint64_t *slot = &s->vcf_fail[key & (((uint64_t)1 << VCF_TABLE_BITS) - 1)];
+    if (fail)
+        *slot = key;
+    return *slot == key;
+}
+
+/* The attacker has just made a four at `four` (win points w[0..nw)); the defender answers. */
+static int vcf_defend(gm_search *s, int plies, int ply, const int *w, int nw)
+{
+    if (nw >= 2 || (s->b.rule == GM_RENJU && s->b.to_move == GM_BLACK
+                    && gm_rules_forbidden_cell(&s->b, w[0]) != GM_OK)) {
+        /* two fives to block, or a block forbidden to black: any reply, then a five */
+        s->vcf_pv[ply] = (uint16_t)w[0];
+        s->vcf_pv[ply + 1] = (uint16_t)w[nw >= 2 ? 1 : 0];
+        s->vcf_len = nw >= 2 ? ply + 2 : ply;     /* the PV stops before a forbidden block */
+        s->vcf_win = ply + 2;
+        return 1;
+    }
+    if (plies < 3)
+        return 0;
+    int delta = srch_make(s, w[0]);
+    int won = vcf_attack(s, plies - 1, ply + 1);
+    srch_unmake(s, w[0], delta);
+    if (won)
+        s->vcf_pv[ply] = (uint16_t)w[0];
+    return won;
+}
+
+/* One attacking four at cell: made, answered, searched on; 1 on a proven win. */
+static int vcf_try(gm_search *s, int cell, int plies, int ply)
+{
+    int w[2], won = 0, me = s->b.to_move;
+    if (!may_make_four(&s->b, cell, me) || forbidden_for(s, cell))
+        return 0;
+    int delta = srch_make(s, cell);
+    int nw = wins_around(&s->b, me, cell, w);
+    if (nw > 0)
+        won = vcf_defend(s, plies - 1, ply + 1, w, nw);
+    srch_unmake(s, cell, delta);
+    if (won)
+        s->vcf_pv[ply] = (uint16_t)cell;
+    return won;
+}
+
+/* Attacker to move with `plies` left (its five counts as one): only fours and fives. */
+static int vcf_attack(gm_search *s, int plies, int ply)
+{
+    movelist ml;
+    threats t;
+    s->nodes++;
+    if (budget_out(s) || plies < 1 || ply + 2 >= MAX_PLY)
+        return 0;
+    gen_moves(s, &ml, &t, 0);
+    if (t.my_win >= 0) {
+        s->vcf_pv[ply] = (uint16_t)t.my_win;
+        s->vcf_len = s->vcf_win = ply + 1;
+        return 1;
+    }
+    if (plies < 3 || t.nopp >= 2 || vcf_mark(s, plies, 0))
+        return 0;
+    for (int i = 0; i < ml.n; i++) {
+        int c = ml.cell[i];
+        if ((t.nopp == 0 || c == t.opp_win) && vcf_try(s, c, plies, ply))
+            return 1;
+    }
+    if (!s->aborted)
+        vcf_mark(s, plies, 1);
+    return 0;
+}
+
+/* The shortest VCF of the side to move up to max_plies (odd lengths), or 0. */
+static int vcf_root(gm_search *s, int max_plies)
+{
+    memset(s->vcf_fail, 0, sizeof(uint64_t) << VCF_TABLE_BITS);
+    for (int plies = 1; plies <= max_plies && !s->aborted; plies += 2)
+        if (vcf_attack(s, plies, 0))
+            return s->vcf_win;
+    return 0;
+}
+
+/* ---- alpha-beta ------------------------------------------------------------------------ */
+
+static int search_node(gm_search *s, int depth, int alpha, int beta, int ply);
+
+static void pv_update(gm_search *s, int ply, int move)
+{
+    s->pv[ply][ply] = (uint16_t)move;
+    int n = ply + 1 < MAX_PLY ? s->pv_len[ply + 1] : ply + 1;
+    for (int i = ply + 1; i < n; i++)
+        s->pv[ply][i] = s->pv[ply + 1][i];
+    s->pv_len[ply] = n > ply + 1 ? n : ply + 1;
+}
+
+static void cutoff_learn(gm_search *s, int move, int depth, int ply)
+{
+    if (ply < MAX_PLY && s->killer[ply][0] != move) {
+        s->killer[ply][1] = s->killer[ply][0];
+        s->killer[ply][0] = (uint16_t)move;
+    }
+    s->history[move] += depth * depth;
+    if (s->history[move] > (1 << 20))
+        for (int i = 0; i < GM_MAX_CELLS; i++)
+            s->history[i] /= 2;
+}
+
+/* One child searched with PVS: the first with the full window, the others with a null one. */
+static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first)
+{
+    int me = s->b.to_move, v;
+    int delta = srch_make(s, cell);
+    if (s->b.result == me)
+        v = WIN - ply - 1;
+    else if (first)
+        v = -search_node(s, depth, -beta, -alpha, ply + 1);
+    else {
+        v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
+        if (v > alpha && v < beta)
+            v = -search_node(s, depth, -beta, -alpha, ply + 1);
+    }
+    srch_unmake(s, cell, delta);
+    return v;
+}
+
+/* The moves a node tries: only the block when the opponent has one five, else the best. */
+static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move, int ply)
+{
+    if (t->nopp == 1) {
+        ml->n = 1;
+        ml->cell[0] = (uint16_t)t->opp_win;
+        return 1;
+    }
+    int width = ply == 0 ? ROOT_WIDTH : WIDTH;
+    order_moves(s, ml, tt_move, ply, width);
+    return ml->n < width ? ml->n : width;
+}
+
+static void root_note(gm_search *s, int cell, int v)
+{
+    s->root_cell[s->nroot] = cell;
+    s->root_score[s->nroot++] = v;
+}
+
+static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
+                        int ply, int *best_move)
+{
+    int best = -INF, searched = 0;
+    for (int i = 0; i < n; i++) {
+        int c = ml->cell[i];
+        if (forbidden_for(s, c))
+            continue;
+        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0);
+        if (s->aborted)
+            return best;
+        if (ply == 0)
+            root_note(s, c, v);
+        if (v > best) {
+            best = v;
+            *best_move = c;
+        }
+        if (v > alpha) {
+            alpha = v;
+            pv_update(s, ply, c);
+        }
+        if (v >= beta) {
+            cutoff_learn(s, c, depth + 1, ply);
+            break;
+        }
+    }
+    return searched ? best : 0;   /* no legal move near the stones: a draw-like zero */
+}
+
+static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
+{
+    movelist ml;
+    threats t;
+    int tt_move, score, best_move = -1, alpha0 = alpha;
+    s->pv_len[ply] = ply;
+    s->nodes++;
+    if (budget_out(s))
+        return 0;
+    gen_moves(s, &ml, &t, depth > 0);
+    if (t.my_win >= 0) {
+        pv_update(s, ply, t.my_win);
+        return WIN - ply - 1;
+    }
+    if (t.nopp >= 2 || (t.nopp == 1 && forbidden_for(s, t.opp_win)))
+        return -(WIN - ply - 2);
+    if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2)) {
+        int e = (s->b.to_move == GM_BLACK ? s->eval : -s->eval) + 20;  /* + the move in hand */
+        return e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e;
+    }
+    if (ply >= MAX_PLY - 2)
+        return 0;
+    if (tt_probe(s, depth, alpha, beta, ply, &score, &tt_move))
+        return score;
+    int n = node_moves(s, &ml, &t, tt_move, ply);
+    int child_depth = t.nopp == 1 ? depth : depth - 1;   /* the only reply is not a ply */
+    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move);
+    if (!s->aborted)
+        tt_store(s, depth, best, best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER,
+                 best_move, ply);
+    return best;
+}
+
+/* ---- the root ------------------------------------------------------------------------- */
+
+static void result_pv(gm_search_result *r, const uint16_t *pv, int n)
+{
+    r->pv_len = n < GM_PV_MAX ? n : GM_PV_MAX;
+    for (int i = 0; i < r->pv_len; i++)
+        r->pv[i] = pv[i];
+    r->move = r->pv_len ? r->pv[0] : r->move;
+}
+
+/* Root moves of the last completed iteration, best first. */
+static void result_candidates(gm_search *s, gm_search_result *r)
+{
+    int used[GM_MAX_CELLS] = {0};
+    r->ncand = 0;
+    while (r->ncand < GM_CAND_MAX) {
+        int best = -1;
+        for (int i = 0; i < s->nroot; i++)
+            if (!used[i] && (best < 0 || s->root_score[i] > s->root_score[best]))
+                best = i;
+        if (best < 0)
+            break;
+        used[best] = 1;
+        r->cand[r->ncand] = s->root_cell[best];
+        r->cand_score[r->ncand++] = s->root_score[best];
+    }
+}
+
+/* A move to fall back on before any iteration completes: block, or the best ordered. */
+static int root_fallback(gm_search *s)
+{
+    movelist ml;
+    threats t;
+    gen_moves(s, &ml, &t, 1);
+    if (t.my_win >= 0)
+        return t.my_win;
+    if (t.nopp > 0 && !forbidden_for(s, t.opp_win))
+        return t.opp_win;
+    order_moves(s, &ml, -1, 0, ml.n);
+    for (int i = 0; i < ml.n; i++)
+        if (!forbidden_for(s, ml.cell[i]))
+            return ml.cell[i];
+    int cells[GM_MAX_CELLS];
+    return gm_board_legal_moves(&s->b, cells) > 0 ? cells[0] : -1;
+}
+
+static void root_iterate(gm_search *s, int max_depth, gm_search_result *r)
+{
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->nroot = 0;
+        int v = search_node(s, depth, -INF, INF, 0);
+        if (s->aborted)
+            break;
+        r->score = v;
+        r->depth = depth;
+        result_pv(r, s->pv[0], s->pv_len[0]);
+        result_candidates(s, r);
+        if (v > WIN_BOUND || v < -WIN_BOUND)
+            break;
+    }
+}
+
+static void search_prepare(gm_search *s, const gm_board *b, const gm_search_opts *o, double t0)
+{
+    srch_load(s, b);
+    if (s->tt_size != b->size || s->tt_rule != b->rule) {
+        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        s->tt_size = b->size;
+        s->tt_rule = b->rule;
+    }
+    memset(s->killer, 0, sizeof s->killer);
+    memset(s->history, 0, sizeof s->history);
+    s->nodes = 0;
+    s->aborted = 0;
+    s->max_nodes = o && o->nodes > 0 ? o->nodes : 0;
+    s->deadline = o && o->seconds > 0 ? t0 + o->seconds : 0;
+}
+
+static int search_depth_limit(const gm_search_opts *o)
+{
+    if (o && o->depth > 0)
+        return o->depth < GM_SEARCH_MAX_DEPTH ? o->depth : GM_SEARCH_MAX_DEPTH;
+    if (o && (o->seconds > 0 || o->nodes > 0))
+        return GM_SEARCH_MAX_DEPTH;
+    return GM_SEARCH_DEFAULT_DEPTH;
+}
+
+/* The VCF gets a quarter of the budget (at most VCF_MAX_NODES); then the budget is reset for
+   the alpha-beta, whose own clock check ends it. */
+static int root_vcf(gm_search *s, const gm_search_opts *o, double t0)
+{
+    long max_nodes = s->max_nodes;
+    double deadline = s->deadline;
+    int plies = o && o->vcf_plies > 0 ? o->vcf_plies : VCF_DEFAULT_PLIES;
+    s->max_nodes = max_nodes > 0 && max_nodes / 4 + 1 < VCF_MAX_NODES ? max_nodes / 4 + 1
+                                                                      : VCF_MAX_NODES;
+    if (deadline > 0)
+        s->deadline = t0 + (deadline - t0) / 4;
+    int proven = vcf_root(s, plies < MAX_PLY - 3 ? plies : MAX_PLY - 3);
+    s->max_nodes = max_nodes;
+    s->deadline = deadline;
+    s->aborted = 0;
+    return proven;
+}
+
+int gm_search_run(gm_search *s, const gm_board *b, const gm_search_opts *o, gm_search_result *r)
+{
+    double t0 = gm_clock_seconds();
+    memset(r, 0, sizeof *r);
+    r->move = -1;
+    if (b->result != GM_RESULT_NONE)
+        return GM_ERR_GAME_OVER;
+    search_prepare(s, b, o, t0);
+    r->move = root_fallback(s);
+    int proven = root_vcf(s, o, t0);
+    if (proven) {
+        r->proven_win_in = proven;
+        r->score = WIN - proven;
+        r->depth = proven;
+        result_pv(r, s->vcf_pv, s->vcf_len);
+        r->ncand = 1;
+        r->cand[0] = r->move;
+        r->cand_score[0] = r->score;
+    } else {
+        root_iterate(s, search_depth_limit(o), r);
+    }
+    r->nodes = s->nodes;
+    r->seconds = gm_clock_seconds() - t0;
+    return GM_OK;
+}

@@ -1,0 +1,161 @@
+"""The Gomocup brain (engines/gomoku/gomocup.py) driven as a real subprocess, line by line, as
+Piskvork and Gomocup's manager drive it; and a short game of the brain against itself through
+two processes, checked move by move by the readable rules."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engines.gomoku import rules
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+class Brain:
+    """A brain process: send a line, read its answer lines (MESSAGE/DEBUG kept apart)."""
+
+    def __init__(self, argv=None):
+        argv = argv or [sys.executable, "-m", "engines.gomoku.gomocup"]
+        self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.messages = []
+
+    def send(self, *lines):
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def answer(self, *lines):
+        """The first answer line that is not MESSAGE/DEBUG, after sending lines."""
+        self.send(*lines)
+        while True:
+            out = self.proc.stdout.readline()
+            assert out, f"the brain closed its output; stderr: {self.proc.stderr.read()[-2000:]}"
+            out = out.rstrip("\n")
+            if out.split(" ", 1)[0] in ("MESSAGE", "DEBUG"):
+                self.messages.append(out)
+                continue
+            return out
+
+    def close(self):
+        self.send("END")
+        out, err = self.proc.communicate(timeout=20)
+        return self.proc.returncode, out, err
+
+
+def _xy(answer):
+    x, y = answer.split(",")
+    return int(x), int(y)
+
+
+@pytest.fixture
+def brain():
+    b = Brain()
+    yield b
+    if b.proc.poll() is None:
+        b.proc.kill()
+        b.proc.wait()
+
+
+def test_about_start_and_end(brain):
+    about = brain.answer("ABOUT")
+    for key in ("name", "version", "author", "country"):
+        assert f'{key}="' in about
+    assert brain.answer("START 15") == "OK"
+    assert brain.answer("START 21").startswith("ERROR unsupported size")
+    assert brain.answer("START x").startswith("ERROR")
+    assert brain.answer("RECTSTART 20,20") == "OK"
+    assert brain.answer("RECTSTART 15,20").startswith("ERROR rectangular")
+    assert brain.answer("RECTSTART 15").startswith("ERROR")
+    code, out, err = brain.close()
+    assert (code, out) == (0, "")          # END: exit and print nothing
+
+
+def test_commands_before_start_and_malformed_lines_get_error(brain):
+    assert brain.answer("BEGIN").startswith("ERROR no board")
+    assert brain.answer("TURN 1,1").startswith("ERROR no board")
+    assert brain.answer("START 15") == "OK"
+    assert brain.answer("TURN 7").startswith("ERROR expected X,Y")
+    assert brain.answer("TURN 15,3").startswith("ERROR 15,3 is off the 15x15 board")
+    assert brain.answer("INFO timeout_turn soon").startswith("ERROR INFO timeout_turn")
+    assert brain.answer("INFO").startswith("ERROR INFO needs")
+    assert brain.answer("FROBNICATE 3").startswith("UNKNOWN")
+    assert brain.answer("TAKEBACK 3,3").startswith("ERROR TAKEBACK 3,3: no stone")
+    brain.send("INFO evaluate 1,1", "INFO folder /tmp")      # unknown keys: no answer
+    assert brain.answer("ABOUT").startswith("name=")
+
+
+def test_begin_turn_takeback_and_restart(brain):
+    game = rules.Game(15, "freestyle")
+    brain.send("INFO timeout_turn 200", "INFO timeout_match 100000", "INFO time_left 100000")
+    assert brain.answer("START 15") == "OK"
+    first = _xy(brain.answer("BEGIN"))
+    game.play(first)
+    game.play((first[0] + 1, first[1] + 1))
+    reply = _xy(brain.answer(f"TURN {first[0] + 1},{first[1] + 1}"))
+    game.play(reply)                       # legal by the reference
+    assert brain.messages and "depth" in brain.messages[-1]
+    assert brain.answer(f"TURN {first[0]},{first[1]}").startswith("ERROR move")  # occupied
+    assert brain.answer(f"TAKEBACK {reply[0]},{reply[1]}") == "OK"
+    again = _xy(brain.answer("BOARD", f"{first[0]},{first[1]},1",
+                             f"{first[0] + 1},{first[1] + 1},2", "DONE"))
+    assert again not in (first, (first[0] + 1, first[1] + 1))
+    assert brain.answer("RESTART") == "OK"
+    assert brain.answer("BEGIN") != ""
+
+
+def test_board_finishes_a_five_and_blocks_one(brain):
+    assert brain.answer("START 15") == "OK"
+    own = [f"{x},7,1" for x in range(3, 7)]
+    opp = ["0,0,2", "2,0,2", "4,0,2", "6,0,2"]
+    assert _xy(brain.answer("BOARD", *own, *opp, "DONE")) in ((2, 7), (7, 7))
+    assert brain.answer("RESTART") == "OK"
+    opp = [f"{x},7,2" for x in range(3, 7)] + ["2,7,1"]        # the opponent's four, one end shut
+    own = ["0,0,1", "2,0,1", "4,0,1"]
+    assert _xy(brain.answer("BOARD", *own, *opp, "DONE")) == (7, 7)
+    assert brain.answer("BOARD", "1,1,4", "DONE").startswith("ERROR BOARD line")
+    assert brain.answer("BOARD", "1,1,1", "1,1,2", "DONE").startswith("ERROR BOARD gives")
+
+
+def test_renju_rule_keeps_black_off_forbidden_points(brain):
+    """INFO rule 4 is renju: the brain, black, does not take its double-four."""
+    brain.send("INFO rule 4", "INFO timeout_turn 300")
+    assert brain.answer("START 15") == "OK"
+    own = ["8,11,1", "9,11,1", "10,11,1", "11,8,1", "11,9,1", "11,10,1"]
+    opp = ["7,11,2", "11,7,2", "0,0,2", "2,0,2", "4,0,2", "6,0,2"]
+    move = _xy(brain.answer("BOARD", *own, *opp, "DONE"))
+    assert move != (11, 11)
+    brain.send("INFO rule 0")           # freestyle: the double-four wins at once
+    assert brain.answer("TAKEBACK %d,%d" % move) == "OK"
+    assert _xy(brain.answer("BOARD", *own, *opp, "DONE")) == (11, 11)
+
+
+def test_the_cli_command_speaks_the_protocol():
+    exe = shutil.which("engines", path=str(Path(sys.executable).parent))
+    brain = Brain([exe, "gomocup", "--seconds", "0.05"])
+    assert brain.answer("START 9") == "OK"
+    assert _xy(brain.answer("BEGIN")) == (4, 4)
+    assert brain.close()[0] == 0
+
+
+def test_a_short_game_against_itself_through_two_processes():
+    players = [Brain(), Brain()]
+    game = rules.Game(15, "freestyle")
+    try:
+        for p in players:
+            p.send("INFO timeout_turn 100", "INFO max_memory 83886080")
+            assert p.answer("START 15") == "OK"
+        move = _xy(players[0].answer("BEGIN"))
+        game.play(move)
+        turn = 1
+        while not game.is_over and len(game.history) < 24:
+            move = _xy(players[turn].answer(f"TURN {move[0]},{move[1]}"))
+            assert game.why_illegal(move) is None, (game.history, move)
+            game.play(move)
+            turn = 1 - turn
+        assert len(game.history) == 24 or game.winner is not None
+    finally:
+        for p in players:
+            assert p.close()[0] == 0
