@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
 # `make check`: every test that needs no system service or external tool (see the markers in
-# pyproject.toml), on both cores.
+# pyproject.toml), on both cores, the parity tests with half their random games.
 SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray
 CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev
 
@@ -32,7 +32,7 @@ test: system venv
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 check: core-system venv
-	$(BIN)/python -m pytest -q -n 2 -m "not ($(SERVICES))" $(PYTEST_ARGS)
+	SOLOSHOP_PARITY_SCALE=0.5 $(BIN)/python -m pytest -q -n 2 -m "not ($(SERVICES))" $(PYTEST_ARGS)
 
 # The markers' own test: `make check` with those components hidden (root; see the script).
 check-isolated: core-system venv

@@ -14,5 +14,5 @@ exec unshare --mount --propagation private bash -c '
              /usr/bin/ffmpeg /usr/bin/ffprobe /usr/bin/espeak-ng; do
     [ -e "$bin" ] && mount --bind "$stub" "$bin"
   done
-  .venv/bin/python -m pytest -q -n 2 -p no:cacheprovider -m "not ($1)" "${@:2}"
+  SOLOSHOP_PARITY_SCALE=0.5 .venv/bin/python -m pytest -q -n 2 -p no:cacheprovider -m "not ($1)" "${@:2}"
 ' check-isolated "$SERVICES" "$@"

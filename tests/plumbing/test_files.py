@@ -131,10 +131,10 @@ def test_writers_killed_at_random_points_leave_old_or_new_content(tmp_path):
     rng = random.Random(1234)
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     replaced = 0
-    for round_ in range(12):
+    for round_ in range(8):
         procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), str(round_ * 10 + k)],
                                   env=env) for k in range(3)]
-        time.sleep(0.3 + rng.random() * 0.4)
+        time.sleep(0.2 + rng.random() * 0.3)
         for proc in procs:
             time.sleep(rng.random() * 0.05)
             proc.send_signal(signal.SIGKILL)

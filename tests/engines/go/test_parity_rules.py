@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+from tests.engines.parity import scaled
+
 from engines.go import GoEngine, IllegalMove, rules
 
 
@@ -61,10 +63,17 @@ def _random_game(size, seed, superko, full_legal):
     return plies
 
 
-@pytest.mark.parametrize("size,games,full_every", [(9, 1200, 15), (13, 250, 40), (19, 40, 40)])
-def test_random_games_agree(size, games, full_every):
-    plies = 0
-    for i in range(games):
+# 1,200 games on 9x9, 250 on 13x13 and 40 on 19x19, in chunks that run in parallel under
+# `make check` (-n 2, half of each chunk: tests/engines/parity.py); game i of a size is the
+# same game whichever chunk plays it.
+CHUNKS = [(9, first, 300, 15) for first in (0, 300, 600, 900)] + \
+    [(13, first, 125, 40) for first in (0, 125)] + [(19, 0, 40, 40)]
+
+
+@pytest.mark.parametrize("size,first,games,full_every", CHUNKS)
+def test_random_games_agree(size, first, games, full_every):
+    plies, games = 0, scaled(games)
+    for i in range(first, first + games):
         plies += _random_game(size, seed=1000 * size + i, superko=i % 3 == 0,
                               full_legal=i % full_every == 0)
     assert plies > games * size  # the games really were played out

@@ -8,10 +8,11 @@ most of the time, so that fours, threes, overlines and forbidden points come up 
 games end in a five well before the board fills; small boards are played too so that full-board
 draws happen.
 """
-import os
 import random
 
 import pytest
+
+from tests.engines.parity import scaled
 
 from engines.gomoku import GomokuEngine, rules
 
@@ -73,16 +74,16 @@ def _random_game(size, rule, seed):
 
 
 # Games per (rule, size), about 10 s in all on one core; the reference's renju checks are the
-# slow part. GOMOKU_PARITY_SCALE=10 multiplies them for a one-off longer run.
+# slow part. SOLOSHOP_PARITY_SCALE=10 multiplies them for a one-off longer run
+# (tests/engines/parity.py).
 GAMES = {"freestyle": {15: 200, 20: 80, 7: 250}, "standard": {15: 200, 20: 80, 7: 250},
          "renju": {15: 32, 20: 18, 7: 60}}
-SCALE = int(os.environ.get("GOMOKU_PARITY_SCALE", "1"))
 
 
 @pytest.mark.parametrize("rule", rules.RULES)
 @pytest.mark.parametrize("size", [15, 20, 7])
 def test_random_games_agree(rule, size):
-    plies, outcomes, games = 0, set(), GAMES[rule][size] * SCALE
+    plies, outcomes, games = 0, set(), scaled(GAMES[rule][size])
     for i in range(games):
         n, winner = _random_game(size, rule, seed=f"{rule}-{size}-{i}")
         plies += n

@@ -1,16 +1,17 @@
 """Parity: the C core (engine.py) and the readable rules (engines/quoridor/rules.py) agree on
 random games with random walls, on 5x5, 7x7 and 9x9, with either edge-diagonal variant.
 
-The suite plays 680 games in about 6 s of CPU (QUORIDOR_PARITY_SCALE multiplies them). Every ply compares the legal pawn moves, both path lengths, the Zobrist hash, the winner, the
+The suite plays 680 games in about 6 s of CPU (SOLOSHOP_PARITY_SCALE multiplies them: tests/engines/parity.py). Every ply compares the legal pawn moves, both path lengths, the Zobrist hash, the winner, the
 walls left and the side to move; the full legal-wall list on every ply of the small boards
 and on a share of 9x9 plies (random probes of every kind of wall otherwise); refusals of
 random moves by exception class; undo is mixed in. The contact-point shortcut of the C
 legality check is compared with the full path check, and its contact count with rules.py's.
 """
-import os
 import random
 
 import pytest
+
+from tests.engines.parity import scaled
 
 from engines.quoridor import QuoridorEngine, rules
 
@@ -99,13 +100,12 @@ def _random_game(size, seed, full_every):
     return plies
 
 
-# A longer one-off run: QUORIDOR_PARITY_SCALE=10 plays ten times the games.
-SCALE = int(os.environ.get("QUORIDOR_PARITY_SCALE", "1"))
+# A longer one-off run: SOLOSHOP_PARITY_SCALE=10 plays ten times the games.
 
 
 @pytest.mark.parametrize("size,games,full_every", [(5, 600, 12), (7, 60, 12), (9, 20, 30)])
 def test_random_games_agree(size, games, full_every):
-    games *= SCALE
+    games = scaled(games)
     plies = sum(_random_game(size, seed=1000 * size + i, full_every=full_every)
                 for i in range(games))
     assert plies > games * (size - 1)        # the games really were played out
