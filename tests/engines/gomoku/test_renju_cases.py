@@ -8,6 +8,7 @@ the colours alternate, black to move unless the case says otherwise.
 import pytest
 
 from engines.gomoku import Forbidden, GomokuEngine, rules
+from tests.engines.gomoku.boards import balance
 
 
 def _position(board: str, rule="renju", to_move="b"):
@@ -16,13 +17,7 @@ def _position(board: str, rule="renju", to_move="b"):
     assert set(rows[0] + rows[14]) == {"."}
     star = [(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == "*"]
     rows = [list(r.replace("*", ".")) for r in rows]
-    black = sum(r.count("X") for r in rows)
-    white = sum(r.count("O") for r in rows)
-    extra_white = black - white if to_move == "b" else black - white - 1
-    fillers = [(x, y) for y in (0, 14) for x in range(0, 15, 2)]
-    for i in range(abs(extra_white)):
-        x, y = fillers[i]
-        rows[y][x] = "O" if extra_white > 0 else "X"
+    balance(rows, to_move)
     text = "\n".join("".join(r) for r in rows)
     game = rules.Game.from_ascii(text, rule)
     engine = GomokuEngine(15, rule)

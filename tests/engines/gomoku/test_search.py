@@ -10,6 +10,7 @@ import pytest
 
 from engines.gomoku import GomokuEngine, rules
 from engines.gomoku.engine import WIN_SCORE
+from tests.engines.gomoku.boards import balance
 
 # ---- the reference: VCF by the definition, over rules.Game ---------------------------------
 
@@ -95,14 +96,7 @@ def _swap(board):
 def _position(board, rule="freestyle", to_move="b"):
     rows = [list(r.replace(" ", "")) for r in board.strip().splitlines()]
     assert len(rows) == 15 and all(len(r) == 15 for r in rows)
-    black = sum(r.count("X") for r in rows)
-    white = sum(r.count("O") for r in rows)
-    extra_white = black - white if to_move == "b" else black - white - 1
-    fillers = [(x, y) for y in (0, 14) for x in range(0, 15, 2)]
-    for i in range(abs(extra_white)):
-        x, y = fillers[i]
-        assert rows[y][x] == "."
-        rows[y][x] = "O" if extra_white > 0 else "X"
+    balance(rows, to_move)
     game = rules.Game.from_ascii("\n".join("".join(r) for r in rows), rule)
     engine = GomokuEngine(15, rule, tt_megabytes=8)
     engine.setup(game.history)
