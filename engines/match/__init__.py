@@ -17,5 +17,6 @@ as the opponent and, through `engines.go.referee`, the judge).
 - `go`: the Go adapter.
 - `runner`: paired openings with colours swapped, seeds SEED+i, the pool, journal/resume, SPRT
   stop, progress, interruption.
-- `cli`: the `engines match` command.
+- `cli`: the `engines match` group, one lazily loaded subcommand per game (`go_cli`: `engines
+  match go`); `options`: the options every game's command shares, and the run.
 """
