@@ -4,17 +4,20 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # Debian packages the tools and tests use; installed with apt-get only when absent.
-APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox
-PY_SOURCES := pyproject.toml $(wildcard setup.py) $(wildcard engines/*/core/*.c engines/*/core/*.h engines/*/build_*.py engines/cbuild.py)
+APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox \
+	$(WASM_APT_PACKAGES)
+# The browser build of the C cores (engines/wasm.py) and the Node that tests it.
+WASM_APT_PACKAGES := clang lld wasi-libc libclang-rt-dev-wasm32 nodejs
+PY_SOURCES := pyproject.toml $(wildcard setup.py) $(wildcard engines/*/core/*.c engines/*/core/*.h engines/*/build_*.py engines/cbuild.py engines/platform/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 
 # `make check`: every test that needs no system service or external tool (see the markers in
 # pyproject.toml), on both cores, the parity tests with half their random games.
-SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray
+SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray or wasm
 CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev
 
-.PHONY: run test check check-isolated print-services stop system core-system venv clean help
+.PHONY: run test check check-isolated print-services stop system core-system venv wasm clean help
 
 help:
 	@echo "make run   - install what is missing, then run the tour (tracker, review instance, demo video)"
@@ -22,13 +25,13 @@ help:
 	@echo "make check - the fast subset: every test that needs no system service (under a minute)"
 	@echo "make stop  - stop what make run started"
 
-run: system venv
+run: system venv wasm
 	$(BIN)/python scripts/tour.py run
 
 stop:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python scripts/tour.py stop; else echo "nothing to stop"; fi
 
-test: system venv
+test: system venv wasm
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 check: core-system venv
@@ -55,6 +58,13 @@ system core-system:
 	fi
 
 venv: $(VENV)/.installed
+
+# The C cores for the browser: built (never committed) into engines/web/static/wasm/.
+WASM_OUT := engines/web/static/wasm
+wasm: $(WASM_OUT)/.built
+$(WASM_OUT)/.built: $(VENV)/.installed engines/wasm.py $(wildcard engines/*/core/*.c engines/*/core/*.h engines/platform/*.h)
+	$(BIN)/python -m engines.wasm
+	@touch $@
 
 # Re-installs when packaging or the C cores change (pip install -e builds the cffi modules).
 $(VENV)/.installed: $(PY_SOURCES)

@@ -60,6 +60,13 @@ def cdef_from_header(header: Path) -> str:
 
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository (paths relative to it, as setup.py runs there)
+# core_platform.h, the one seam between a core's native and WebAssembly builds.
+PLATFORM = ROOT / "engines" / "platform"
+
+
+def core_sources(game: str) -> list[Path]:
+    """Every C source of engines/GAME/core: the one list both builds compile."""
+    return sorted((ROOT / "engines" / game / "core").glob("*.c"))
 
 
 def core_ffi(game: str, header_name: str, libraries: tuple[str, ...] = ()):
@@ -73,8 +80,8 @@ def core_ffi(game: str, header_name: str, libraries: tuple[str, ...] = ()):
     ffi.set_source(
         f"engines.{game}._core",
         f'#include "{header_name}"\n',
-        sources=[str(p.relative_to(ROOT)) for p in sorted(core.glob("*.c"))],
-        include_dirs=[str(core.relative_to(ROOT))],
+        sources=[str(p.relative_to(ROOT)) for p in core_sources(game)],
+        include_dirs=[str(core.relative_to(ROOT)), str(PLATFORM.relative_to(ROOT))],
         extra_compile_args=["-O3", "-pthread", "-std=gnu11"],
         extra_link_args=["-pthread"],
         libraries=list(libraries),

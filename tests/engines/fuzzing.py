@@ -13,6 +13,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE.parents[1] / "engines"
+PLATFORM = ENGINES / "platform"  # core_platform.h, included by every core
 SANITIZE = ("-g", "-O1", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
             "-fno-omit-frame-pointer")
 
@@ -26,7 +27,7 @@ def build(core: Path, harness: Path, out: Path, *, sanitize: bool = True) -> Pat
     gcc = shutil.which("gcc")
     assert gcc, "gcc is needed (Debian package gcc)"
     flags = SANITIZE if sanitize else ("-O1",)
-    subprocess.run([gcc, *flags, f"-I{core}", f"-I{HERE}", str(harness),
+    subprocess.run([gcc, *flags, f"-I{core}", f"-I{PLATFORM}", f"-I{HERE}", str(harness),
                     *sorted(str(p) for p in core.glob("*.c")), "-o", str(out), "-lm", "-pthread"],
                    check=True, capture_output=True, text=True)
     return out

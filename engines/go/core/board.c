@@ -2,7 +2,6 @@
 #include "go.h"
 #include "internal.h"
 
-#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -16,7 +15,7 @@
 
 static uint64_t zob_stone[2][ZCELLS], zob_white, zob_ko_xy[ZCELLS];
 static uint64_t zob_by_size[GO_MAX_SIZE + 1][3 * GO_MAX_POINTS];
-static pthread_once_t zob_once = PTHREAD_ONCE_INIT;
+static plat_once zob_once = PLAT_ONCE_INIT;
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -50,19 +49,19 @@ static void zob_init(void)
 
 uint64_t go_zobrist_stone(int color, int x, int y)
 {
-    pthread_once(&zob_once, zob_init);
+    plat_run_once(&zob_once, zob_init);
     return zob_stone[color - 1][y * GO_MAX_SIZE + x];
 }
 
 uint64_t go_zobrist_white_to_move(void)
 {
-    pthread_once(&zob_once, zob_init);
+    plat_run_once(&zob_once, zob_init);
     return zob_white;
 }
 
 uint64_t go_zobrist_ko(int x, int y)
 {
-    pthread_once(&zob_once, zob_init);
+    plat_run_once(&zob_once, zob_init);
     return zob_ko_xy[y * GO_MAX_SIZE + x];
 }
 
@@ -84,7 +83,7 @@ int go_board_init(go_board *b, int size)
 {
     if (size < GO_MIN_SIZE || size > GO_MAX_SIZE)
         return GO_ERR_SIZE;
-    pthread_once(&zob_once, zob_init);
+    plat_run_once(&zob_once, zob_init);
     memset(b, 0, sizeof *b);
     b->size = size;
     b->stride = size + 2;

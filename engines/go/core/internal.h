@@ -4,6 +4,7 @@
 #define GO_INTERNAL_H
 
 #include "go.h"
+#include "core_platform.h" /* threads, once, clock: the native/wasm seam */
 
 /* A chain (by its head) in atari: all its pseudo-liberties are one point, which holds exactly
    when (sum of points)^2 = count * (sum of squares). */

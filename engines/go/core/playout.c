@@ -2,7 +2,6 @@
 #include "go.h"
 #include "internal.h"
 
-#include <pthread.h>
 #include <string.h>
 
 /* ---- Random numbers (xorshift64*) ------------------------------------------------------ */
@@ -49,7 +48,7 @@ static const char *PAT_SRC[][3] = {
 };
 
 static uint8_t pat_table[1 << 16];
-static pthread_once_t pat_once = PTHREAD_ONCE_INIT;
+static plat_once pat_once = PLAT_ONCE_INIT;
 
 /* Cell order of a code: NW N NE W E SW S SE, 2 bits each (empty, black, white, border). */
 static const int CELL_R[8] = {0, 0, 0, 1, 1, 2, 2, 2}, CELL_C[8] = {0, 1, 2, 0, 2, 0, 1, 2};
@@ -108,7 +107,7 @@ static inline int pat_code(const go_board *b, int p)
 
 int go_pattern_match(const go_board *b, int point)
 {
-    pthread_once(&pat_once, pat_init);
+    plat_run_once(&pat_once, pat_init);
     return pat_table[pat_code(b, point)];
 }
 

@@ -9,10 +9,8 @@
 #include "internal.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- Tuning (measured against GNU Go; see bench/README.md) ----------------------------- */
 
@@ -44,7 +42,7 @@ typedef struct node {
 #define KEEP_CHUNKS 4
 
 struct go_search {
-    pthread_mutex_t lock;
+    plat_mutex lock;
     node *chunks[MAX_CHUNKS];
     uint32_t used;            /* next free node index */
     uint32_t root;            /* 0: no tree */
@@ -63,7 +61,7 @@ go_search *go_search_new(uint64_t seed)
     go_search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    pthread_mutex_init(&s->lock, NULL);
+    plat_mutex_init(&s->lock);
     s->used = 1;
     go_rng_seed(&s->rng, seed);
     return s;
@@ -78,7 +76,7 @@ void go_search_free(go_search *s)
     for (int i = 0; i < MAX_CHUNKS; i++)
         free(s->chunks[i]);
     free(s->root_moves);
-    pthread_mutex_destroy(&s->lock);
+    plat_mutex_destroy(&s->lock);
     free(s);
 }
 
@@ -98,7 +96,7 @@ void go_search_reset(go_search *s) { arena_reset(s); }
 static uint32_t arena_alloc(go_search *s, int n)
 {
     uint32_t at = 0;
-    pthread_mutex_lock(&s->lock);
+    plat_mutex_lock(&s->lock);
     uint32_t i = s->used;
     if ((i & (CHUNK - 1)) + (uint32_t)n > CHUNK)
         i = (i | (CHUNK - 1)) + 1;
@@ -110,7 +108,7 @@ static uint32_t arena_alloc(go_search *s, int n)
         s->used = i + n;
         at = i;
     }
-    pthread_mutex_unlock(&s->lock);
+    plat_mutex_unlock(&s->lock);
     return at;
 }
 
@@ -199,17 +197,10 @@ typedef struct {
 typedef struct {
     run_ctx *ctx;
     go_rng rng;
-    pthread_t thread;
+    plat_thread thread;
     int32_t own[GO_MAX_POINTS];
     long playouts;
 } worker;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static inline int32_t load(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void add(int32_t *p, int32_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
@@ -371,7 +362,7 @@ static void *worker_main(void *arg)
         w->playouts++;
         long done = __atomic_add_fetch(&ctx->done, 1, __ATOMIC_RELAXED);
         if ((ctx->budget && done >= ctx->budget) ||
-            (ctx->deadline > 0 && (i & 7) == 0 && now_seconds() >= ctx->deadline))
+            (ctx->deadline > 0 && (i & 7) == 0 && plat_now_seconds() >= ctx->deadline))
             __atomic_store_n(&ctx->stop, 1, __ATOMIC_RELAXED);
     }
     return NULL;
@@ -626,11 +617,11 @@ static int search_workers(run_ctx *ctx, worker *ws, int nthreads, uint64_t seed)
     }
     int started = 1;
     for (int t = 1; t < nthreads; t++, started++)
-        if (pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) != 0)
+        if (plat_thread_start(&ws[t].thread, worker_main, &ws[t]) != 0)
             break;
     worker_main(&ws[0]);
     for (int t = 1; t < started; t++)
-        pthread_join(ws[t].thread, NULL);
+        plat_thread_join(ws[t].thread);
     return started;
 }
 
@@ -670,7 +661,7 @@ int go_search_run(go_search *s, const go_game *g, int color, const go_search_opt
     if (color != GO_BLACK && color != GO_WHITE)
         return GO_ERR_COLOR;
     go_shape_init();
-    double t0 = now_seconds();
+    double t0 = plat_now_seconds();
     go_board root_board;
     if (search_prepare(s, g, color, opts->reuse, &root_board) != GO_OK)
         return GO_ERR_NOMEM;
@@ -687,7 +678,7 @@ int go_search_run(go_search *s, const go_game *g, int color, const go_search_opt
     result_candidates(ctx, &root_board, res);
     result_pv(ctx, &root_board, res);
     result_tallies(ws, started, &root_board, res);
-    res->seconds = now_seconds() - t0;
+    res->seconds = plat_now_seconds() - t0;
     search_decide(s, g, color, res);
     free(ctx);
     free(ws);

@@ -6,7 +6,6 @@
 #include "internal.h"
 #include "shape_gammas.h"
 
-#include <pthread.h>
 #include <string.h>
 
 /* Cells around the move in key order: NW N NE W E SW S SE. */
@@ -97,7 +96,7 @@ void go_move_classes(const go_board *b, int color, int point, const uint8_t *mar
 #define SHAPE_HASH (1u << SHAPE_HASH_BITS)
 static uint32_t hash_key[SHAPE_HASH];   /* key + 1; 0 marks a free slot */
 static float hash_gamma[SHAPE_HASH];
-static pthread_once_t shape_once = PTHREAD_ONCE_INIT;
+static plat_once shape_once = PLAT_ONCE_INIT;
 
 static inline uint32_t slot_of(uint32_t key) { return (key * 2654435761u) >> (32 - SHAPE_HASH_BITS); }
 
@@ -113,7 +112,7 @@ static void shape_init(void)
         }
 }
 
-void go_shape_init(void) { pthread_once(&shape_once, shape_init); }
+void go_shape_init(void) { plat_run_once(&shape_once, shape_init); }
 
 float go_move_gamma(const go_board *b, int color, int point, const uint8_t *marks)
 {

@@ -1,0 +1,99 @@
+"""The C cores in the browser build: module sizes and search speed against the native core.
+
+    .venv/bin/python bench/wasm_bench.py [--playouts 20000] [--rounds 3]
+
+Builds every core with engines/wasm.py into a scratch directory (size reported), then runs the
+same Go searches (fixed playouts, one thread, 9x9 opening and a middle-game position, seeds
+1..ROUNDS, no tree reuse) natively through the cffi binding and in Node on the WebAssembly
+build, interleaved round by round; the figure is wasm playouts/s as a share of native
+(issue target: at least 60%). The page's Web Worker runs the same module in Chromium's V8.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engines import wasm  # noqa: E402
+from engines.go._core import ffi, lib  # noqa: E402
+
+
+def middle_game(moves=30, seed=3) -> list[list[int]]:
+    """A fixed 9x9 position: MOVES random legal non-edge moves from SEED."""
+    rng, game = random.Random(seed), lib.go_game_new(9, 7.0, 1)
+    cap, ncap, played = ffi.new("int[]", 200), ffi.new("int*"), []
+    while len(played) < moves:
+        color, x, y = lib.go_game_to_move(game), rng.randrange(1, 8), rng.randrange(1, 8)
+        if lib.go_game_play(game, color, x, y, cap, ncap) == 0:
+            played.append([color, x, y])
+    lib.go_game_free(game)
+    return played
+
+
+def native_run(moves, playouts, seed) -> float:
+    game = lib.go_game_new(9, 7.0, 1)
+    cap, ncap = ffi.new("int[]", 200), ffi.new("int*")
+    for c, x, y in moves:
+        lib.go_game_play(game, c, x, y, cap, ncap)
+    search = lib.go_search_new(seed)
+    opts, res = ffi.new("go_search_opts*"), ffi.new("go_search_result*")
+    opts.playouts, opts.threads, opts.reuse = playouts, 1, 0
+    t = time.perf_counter()
+    lib.go_search_run(search, game, lib.go_game_to_move(game), opts, res)
+    seconds = time.perf_counter() - t
+    lib.go_search_free(search)
+    lib.go_game_free(game)
+    return res.playouts / seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--playouts", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    node = shutil.which("node")
+    node_version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"conditions: {platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}, "
+          f"clang for wasm32-wasi -O3, Node {node_version}, {args.playouts} playouts x "
+          f"{args.rounds} rounds x 2 positions, 9x9, 1 thread")
+    middle = middle_game()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        for game in sorted(wasm.HEADERS):
+            t = time.perf_counter()
+            path = wasm.build(game, out)
+            print(f"  {game}.wasm: {path.stat().st_size:,} bytes, built in {time.perf_counter() - t:.1f} s")
+        native, in_wasm, load_ms = {"opening": [], "middle": []}, {"opening": [], "middle": []}, []
+        for r in range(args.rounds):
+            for name, moves in (("opening", []), ("middle", middle)):
+                native[name].append(native_run(moves, args.playouts, 1 + r))
+            done = subprocess.run([node, str(ROOT / "bench" / "wasm_speed.mjs"), str(out),
+                                   str(ROOT / "engines" / "web" / "static"), str(args.playouts),
+                                   "1", json.dumps(middle)],
+                                  capture_output=True, text=True, check=True)
+            report = json.loads(done.stdout)
+            load_ms.append(report["loadMs"])
+            for run in report["runs"]:
+                in_wasm[run["position"]].append(run["playouts"] / run["seconds"])
+    print(f"  module load + instantiate in Node: median {statistics.median(load_ms):.1f} ms")
+    for name in ("opening", "middle"):
+        n, w = statistics.median(native[name]), statistics.median(in_wasm[name])
+        print(f"  {name:8s} native {n:9,.0f} playouts/s   wasm (Node) {w:9,.0f} playouts/s   "
+              f"wasm/native {w / n:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
