@@ -226,6 +226,9 @@ def exports(data: bytes) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    if {"-h", "--help"} & set(argv):
+        print(__doc__)
+        return 0
     games = argv or sorted(HEADERS)
     for game in games:
         if game not in HEADERS:
