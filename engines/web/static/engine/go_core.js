@@ -30,6 +30,24 @@ export class GoGame {
   check(color, x, y) { return this.core.fn.go_game_check(this.ptr, color, x, y); }
   undo() { return this.core.fn.go_game_undo(this.ptr) !== 0; }
 
+  // The ko point as [x, y], or null.
+  ko() {
+    const found = this.core.fn.go_game_ko_xy(this.ptr, this.buf, this.buf + 4);
+    return found ? this.core.read(this.buf, "i32", 2) : null;
+  }
+
+  // Area score with dead stones judged by PLAYOUTS playouts from RNG (a GoSearch's stream).
+  finalScore(playouts, rng) { return this.core.fn.go_game_final_score(this.ptr, playouts, rng); }
+
+  deadStones(playouts, rng) {
+    const n = this.size * this.size;
+    this.core.fn.go_game_dead_stones(this.ptr, playouts, rng, this.buf);
+    const marks = new Uint8Array(this.core.fn.memory.buffer, this.buf, n).slice();
+    const out = [];
+    for (let i = 0; i < n; i++) if (marks[i]) out.push([i % this.size, Math.floor(i / this.size)]);
+    return out;
+  }
+
   // Plays COLOR at (x, y) ((-1, -1) passes); returns the captured points, or throws the reason.
   play(color, x, y) {
     const ncap = this.buf + 8 * 19 * 19;
@@ -59,6 +77,9 @@ export class GoSearch {
     this.res = core.alloc(core.sizeof("go_search_result"));
   }
 
+  // The search's random stream (go_search_rng), for GoGame.finalScore and deadStones.
+  get rng() { return this.core.fn.go_search_rng(this.ptr); }
+
   free() {
     this.core.fn.go_search_free(this.ptr);
     this.core.free(this.opts);
@@ -79,6 +100,7 @@ export class GoSearch {
     const cx = c.array(R, this.res, "cand_x", Math.max(n, 1)), cy = c.array(R, this.res, "cand_y", Math.max(n, 1));
     const visits = c.array(R, this.res, "cand_visits", Math.max(n, 1));
     const winrates = c.array(R, this.res, "cand_winrate", Math.max(n, 1));
+    const priors = c.array(R, this.res, "cand_prior", Math.max(n, 1));
     const px = c.array(R, this.res, "pv_x", Math.max(npv, 1)), py = c.array(R, this.res, "pv_y", Math.max(npv, 1));
     const size = game.size;
     return {
@@ -87,7 +109,7 @@ export class GoSearch {
       playouts: get("playouts"),
       treePlayouts: get("tree_playouts"),
       seconds: get("seconds"),
-      candidates: Array.from({ length: n }, (_, i) => ({ x: cx[i], y: cy[i], visits: visits[i], winrate: winrates[i] })),
+      candidates: Array.from({ length: n }, (_, i) => ({ x: cx[i], y: cy[i], visits: visits[i], prior: priors[i], winrate: winrates[i] })),
       pv: Array.from({ length: npv }, (_, i) => [px[i], py[i]]),
       ownership: c.array(R, this.res, "ownership", size * size),
     };

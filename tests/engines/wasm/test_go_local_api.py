@@ -1,0 +1,95 @@
+"""The in-page Go API (engines/web/static/engine/go_local.js on the WebAssembly core) answers
+as the server does: for the same requests — random games replayed, moves played and refused,
+finished games scored with dead stones, engine moves and analyses with a fixed seed — the
+documents are equal field for field (only the measured elapsed_ms differs), and so are the
+status codes and error documents of refused requests."""
+import random
+
+import pytest
+
+from engines.go import GoEngine
+from engines.go.coords import to_gtp
+from engines.web import create_app
+from tests.engines.wasm.support import HERE, run_node
+
+pytestmark = pytest.mark.wasm
+
+
+def _random_record(rng, size, plies, finish):
+    """A legal random game of PLIES moves; FINISH appends two passes or a resignation."""
+    engine = GoEngine(size=size, komi=7.0, seed=rng.randrange(1000))
+    moves = []
+    for _ in range(plies):
+        legal = engine.legal_moves(engine.to_move)
+        point = rng.choice(legal) if legal and rng.random() > 0.03 else None
+        engine.play(engine.to_move, point)
+        moves.append(to_gtp(point, size) if rng.random() < 0.7 or point is None else list(point))
+    engine.close()
+    if finish == "passes":
+        moves += ["pass", "pass"]
+    elif finish == "resign":
+        moves.append("resign")
+    return {"size": size, "komi": 7.0 if size > 5 else 0.5, "superko": rng.random() < 0.5,
+            "moves": moves}
+
+
+def _calls(rng):
+    calls = []
+    for i in range(24):
+        size = rng.choice([5, 7, 9, 9, 13])
+        finish = rng.choice(["passes", "resign", None, None])
+        game = _random_record(rng, size, rng.randrange(0, 3 * size), finish)
+        calls.append({"endpoint": "state", "body": {"game": game}})
+        if finish is None:
+            occupied = [m for m in game["moves"] if m not in ("pass", None)]
+            move = rng.choice(occupied) if occupied and rng.random() < 0.5 else "pass"
+            calls.append({"endpoint": "play", "body": {"game": game, "move": move}})
+    for i in range(6):
+        game = _random_record(rng, 9, rng.randrange(0, 30), None)
+        budget = {"playouts": 300 + 100 * i}
+        calls.append({"endpoint": "genmove", "body": {"game": game, "budget": budget, "seed": i}})
+        calls.append({"endpoint": "analyze", "body": {"game": game, "budget": budget, "seed": 7}})
+    # Refused: an illegal move inside the record, a move after the end, over the caps.
+    game = _random_record(rng, 9, 10, None)
+    calls.append({"endpoint": "state", "body": {"game": {**game, "moves": game["moves"] + [game["moves"][-1]]}}})
+    calls.append({"endpoint": "play", "body": {"game": {**game, "moves": game["moves"] + ["pass", "pass"]}, "move": "E5"}})
+    calls.append({"endpoint": "genmove", "body": {"game": game, "budget": {"playouts": 50000}}})
+    calls.append({"endpoint": "analyze", "body": {"game": {**game, "moves": ["resign", "E5"]}}})
+    return calls
+
+
+def _without_elapsed(doc):
+    if isinstance(doc, dict):
+        return {k: _without_elapsed(v) for k, v in doc.items() if k != "elapsed_ms"}
+    if isinstance(doc, list):
+        return [_without_elapsed(v) for v in doc]
+    return doc
+
+
+def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
+    calls = _calls(random.Random(3))
+    client = create_app({"TESTING": True}).test_client()
+    server = []
+    for call in calls:
+        answer = client.post(f"/api/go/{call['endpoint']}", json=call["body"])
+        server.append({"status": answer.status_code, "body": answer.get_json()})
+    local = run_node(HERE / "go_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
+    statuses = {a["status"] for a in server}
+    assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
+    assert any(a["body"].get("result") and a["body"]["result"]["dead"] for a in server)
+    for call, s, w in zip(calls, server, local):
+        assert w["status"] == s["status"], (call, w, s)
+        assert _without_elapsed(w["body"]) == _without_elapsed(s["body"]), call["endpoint"]
+
+
+def test_a_malformed_move_is_refused_naming_it(wasm_dir):
+    """The server's JSON schema words shape errors its own way; the in-page API names the same
+    field with the status the server gives."""
+    calls = [{"endpoint": "state", "body": {"game": {"size": 9, "moves": ["E5", "Z9"]}}},
+             {"endpoint": "play", "body": {"game": {"size": 9, "moves": []}, "move": [9, 0]}}]
+    answers = run_node(HERE / "go_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
+    assert answers[0] == {"status": 400, "body": {
+        "error": "game.moves[1]: 'Z9' is not a vertex (expected e.g. D4 or pass)",
+        "field": "game.moves[1]"}}
+    assert answers[1]["status"] == 400 and answers[1]["body"]["field"] == "move"
+    assert "off a 9x9 board" in answers[1]["body"]["error"]
