@@ -13,11 +13,15 @@ def number(args, name: str, kind, low, high, default):
     return value if low <= value <= high else default
 
 
-def page_options(args, config) -> dict:
-    """Players per side (`b`, `w`), the engine's seconds a move, nodes (0: none) and the delay."""
+def page_options(args, config, sides: dict[str, str]) -> dict:
+    """`players` per side key (`sides` maps a key to its query argument; the first side
+    defaults to a human, the second to the engine), the engine's seconds a move, a node budget
+    (0: none; a fixed node count makes the engine's replies repeat) and the playback delay."""
+    players = {}
+    for i, (key, arg) in enumerate(sides.items()):
+        players[key] = args.get(arg) if args.get(arg) in PLAYERS else PLAYERS[min(i, 1)]
     return {
-        "b": args.get("black") if args.get("black") in PLAYERS else "human",
-        "w": args.get("white") if args.get("white") in PLAYERS else "engine",
+        "players": players,
         "seconds": number(args, "seconds", float, 0.01, config["MAX_SECONDS"],
                           config["DEFAULT_SECONDS"]),
         "nodes": number(args, "nodes", int, 0, config["MAX_NODES"], 0),

@@ -22,7 +22,7 @@ def _budget(body: dict):
 @bp.get("/gomoku")
 def page():
     """The Gomoku board page; `?black=engine&white=engine&seconds=0.2&delay=0.5&size=20&rule=renju`."""
-    options = page_options(request.args, current_app.config)
+    options = page_options(request.args, current_app.config, {"b": "black", "w": "white"})
     options["size"] = int(request.args["size"]) if request.args.get("size") in ("15", "20") else 15
     options["rule"] = request.args.get("rule") if request.args.get("rule") in record.RULES else "freestyle"
     return render_template("gomoku/page.html", options=options, rules=record.RULES)

@@ -21,9 +21,8 @@ def _budget(body: dict):
 
 @bp.get("/quoridor")
 def page():
-    """The Quoridor page; `?black=engine&white=engine&seconds=0.2&delay=0.5&size=7` (black is
-    player 2, white player 1, as in the line protocol)."""
-    options = page_options(request.args, current_app.config)
+    """The Quoridor page; `?p1=engine&p2=engine&seconds=0.2&delay=0.5&size=7`."""
+    options = page_options(request.args, current_app.config, {"p1": "p1", "p2": "p2"})
     options["size"] = int(request.args["size"]) if request.args.get("size") in ("5", "7", "9") else 9
     return render_template("quoridor/page.html", options=options)
 
