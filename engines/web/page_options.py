@@ -16,7 +16,8 @@ def number(args, name: str, kind, low, high, default):
 def page_options(args, config, sides: dict[str, str]) -> dict:
     """`players` per side key (`sides` maps a key to its query argument; the first side
     defaults to a human, the second to the engine), the engine's seconds a move, a node budget
-    (0: none; a fixed node count makes the engine's replies repeat) and the playback delay."""
+    (0: none; a fixed node count makes the engine's replies repeat), the playback delay and
+    `moves`, a record to start from (`?moves=h8,i9`)."""
     players = {}
     for i, (key, arg) in enumerate(sides.items()):
         players[key] = args.get(arg) if args.get(arg) in PLAYERS else PLAYERS[min(i, 1)]
@@ -26,4 +27,6 @@ def page_options(args, config, sides: dict[str, str]) -> dict:
                           config["DEFAULT_SECONDS"]),
         "nodes": number(args, "nodes", int, 0, config["MAX_NODES"], 0),
         "delay": number(args, "delay", float, 0, 5, 0.75),
+        # A record to start from, as move names; the page sends it to the server, which judges it.
+        "moves": " ".join(args.get("moves", "").replace(",", " ").split()[:1000]),
     }

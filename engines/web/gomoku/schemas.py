@@ -15,7 +15,8 @@ SCHEMAS: dict[str, dict] = {
         "bottom (`h8`), an [x, y] point from the top-left (0-based), or `resign` as a game's "
         "last move.",
         "oneOf": [
-            {"type": "string", "pattern": NAME_PATTERN},
+            {"type": "string", "pattern": NAME_PATTERN,
+             "description": "a column letter a-t and a row number 1-20 (h8), or resign"},
             {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2},
         ],
     },

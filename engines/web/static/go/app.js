@@ -3,8 +3,8 @@
 import { makeApi, ApiError } from "./api.js";
 import { renderBoard, onVertexClick, emptyBoard } from "./board.js";
 import { renderAnalysis, clearAnalysis } from "./analysis.js";
-import { bindKeys } from "./keys.js";
-import { saveText } from "./download.js";
+import { bindKeys } from "../shared/keys.js";
+import { saveText } from "../shared/download.js";
 
 const root = document.getElementById("go-app");
 const api = makeApi(root.dataset);

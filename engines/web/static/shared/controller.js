@@ -233,14 +233,15 @@ export function startGame(root, adapter) {
     await load(ui.tree.variationLine(ply, index), ply + 1);
   }
 
-  async function newGame() {
+  async function newGame(moves = []) {
     ui.running = false;
     ui.settings = adapter.newGame();
     ui.tree = new Timeline();
     ui.analyses.clear();
     ui.extra = {};
     message("");
-    await load([]);
+    await load(moves);
+    if (!ui.state && moves.length) await load([]); // a bad shared record: the refusal stays shown
     engineTurn();
   }
 
@@ -309,7 +310,7 @@ export function startGame(root, adapter) {
     adapter.onBoardClick((move) => playMove(move));
     $("resign").addEventListener("click", () => playMove("resign"));
     $("undo").addEventListener("click", undo);
-    $("new-game").addEventListener("click", newGame);
+    $("new-game").addEventListener("click", () => newGame());
     $("swap").addEventListener("click", swapSides);
     $("analyze").addEventListener("click", analyze);
     $("live").addEventListener("change", render);
@@ -355,6 +356,7 @@ export function startGame(root, adapter) {
 
   bind();
   render(); // first paint: the empty board, before the server answers
-  newGame();
+  // A shared link or demo may start from a record (`?moves=h8,i9`); the server judges it.
+  newGame((root.dataset.startMoves || "").split(/[\s,]+/).filter(Boolean));
   return handle;
 }
