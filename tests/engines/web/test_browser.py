@@ -3,19 +3,10 @@ waitress directly and again behind nginx under /task-x/."""
 import re
 
 import httpx
-import pytest
 
 from engines.go.coords import from_gtp
 
 TINY = "20"  # playouts: the engine answers in milliseconds, the test stays fast
-
-
-@pytest.fixture(params=["direct", pytest.param("behind-nginx", marks=pytest.mark.nginx)])
-def site(request):
-    """The arcade's base URL (ends with /), directly or through nginx under /task-x/."""
-    if request.param == "direct":
-        return request.getfixturevalue("arcade_url") + "/"
-    return request.getfixturevalue("proxied_url")
 
 
 def open_go(page, site, black="human", white="engine"):
