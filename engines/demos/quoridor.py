@@ -50,8 +50,11 @@ def run(d):
     d.press("ArrowLeft")
     d.click('#board [data-square="d2"]')
     d.wait_for(after_reply(4), timeout=20)
+    d.press("ArrowLeft")
+    d.press("ArrowLeft")
+    d.wait_for(f'{APP}[data-ply="2"]')
     d.beat("branch", say="Stepping back and moving elsewhere starts a branch; the first line "
-                         "stays in the timeline.")
+                         "stays in the timeline, listed beside the new one.")
     d.goto("quoridor?p1=engine&p2=engine&nodes=20000&delay=0.4&size=7")
     d.wait_for(IDLE)
     d.click("#play-pause")
