@@ -1,10 +1,12 @@
-// The Go page's controller: holds the record, the timeline cursor and the players, asks the
-// server for every rule decision, and re-renders the pure views after each change.
+// The Go page's controller: holds the record, the timeline cursor (and the tree of every line
+// played, ../shared/timeline.js) and the players, asks the server for every rule decision, and
+// re-renders the pure views after each change.
 import { makeApi, ApiError } from "./api.js";
 import { renderBoard, onVertexClick, emptyBoard } from "./board.js";
 import { renderAnalysis, clearAnalysis } from "./analysis.js";
 import { bindKeys } from "../shared/keys.js";
 import { saveText } from "../shared/download.js";
+import { Timeline } from "../shared/timeline.js";
 
 const root = document.getElementById("go-app");
 const api = makeApi(root.dataset);
@@ -13,6 +15,7 @@ const svg = $("board");
 
 const ui = {
   game: { size: 9, komi: 7, superko: false, moves: [] },
+  tree: new Timeline(), // every line played: the current one is ui.game.moves
   state: null,        // the server's GoState for ui.game
   cursor: 0,          // the ply shown
   analysis: null,     // {ply, data}
@@ -72,6 +75,7 @@ function render() {
   root.dataset.ply = ui.cursor;
   root.dataset.toMove = pos ? pos.to_move : "b";
   $("status").textContent = statusText(pos, over);
+  renderBranches();
   if (analysis) renderAnalysis(analysis); else clearAnalysis();
   scheduleLiveAnalysis();
 }
@@ -91,8 +95,32 @@ function statusText(pos, over) {
   return `${name}${engine ? " (engine)" : ""} to play${atEnd() ? "" : " — moving here branches the game"}`;
 }
 
+// The variations at the shown move (a branch point), as buttons; the other branch points too.
+function renderBranches() {
+  const here = ui.tree.variations(ui.cursor);
+  const points = ui.tree.branchPoints().filter((p) => p !== ui.cursor);
+  const buttons = here.length > 1 ? here.map((v) =>
+    `<button type="button" class="variation${v.current ? " current" : ""}" data-variation="${v.index}">${v.move}</button>`).join("") : "";
+  const jumps = points.map((p) => `<button type="button" class="branch-point" data-branch-ply="${p}">move ${p}</button>`).join("");
+  $("branches").innerHTML = (buttons ? `<span>Variations here:</span> ${buttons}` : "") +
+    (jumps ? ` <span>Branches at:</span> ${jumps}` : "");
+  root.dataset.branches = String(ui.tree.branchPoints().length);
+}
+
+async function switchVariation(index) {
+  ui.running = false;
+  const ply = ui.cursor;
+  const game = { ...ui.game, moves: ui.tree.variationLine(ply, index) };
+  const { gen, signal } = newRequest();
+  await guarded(gen, async () => {
+    const state = await api.state(game, signal);
+    if (gen === ui.generation) adopt(game, state, ply + 1);
+  });
+}
+
 // Apply a new record and its server state; `cursorAt` defaults to the end.
 function adopt(game, state, cursorAt = null) {
+  ui.tree.follow(game.moves);
   ui.game = game;
   ui.state = state;
   ui.cursor = cursorAt === null ? game.moves.length : cursorAt;
@@ -213,6 +241,7 @@ async function newGame() {
                  superko: $("superko").checked, moves: [] };
   const { gen, signal } = newRequest();
   ui.analysis = null;
+  ui.tree = new Timeline();
   await guarded(gen, async () => {
     const state = await api.state(game, signal);
     if (gen === ui.generation) { message(""); adopt(game, state); }
@@ -260,6 +289,7 @@ async function uploadSgf(file) {
     $("komi").value = game.komi;
     $("superko").checked = game.superko;
     message(`Loaded ${file.name}: ${game.moves.length} moves`);
+    ui.tree = new Timeline();
     adopt(game, state);
   });
 }
@@ -286,6 +316,12 @@ function bind() {
   $("candidates").addEventListener("click", (e) => {
     const row = e.target.closest("tr[data-move]");
     if (row) playMove(row.dataset.move);
+  });
+  $("branches").addEventListener("click", (e) => {
+    const v = e.target.closest("[data-variation]");
+    if (v) return switchVariation(Number(v.dataset.variation));
+    const p = e.target.closest("[data-branch-ply]");
+    if (p) seek(Number(p.dataset.branchPly));
   });
   $("play-pause").addEventListener("click", togglePlay);
   $("first").addEventListener("click", () => seek(0));

@@ -48,6 +48,7 @@ export class Timeline {
 
   // The alternatives at `ply`: [{move, index, current}], more than one only at a branch point.
   variations(ply) {
+    if (ply > this.line.length) return []; // a cursor from before a reset
     const here = this.nodeAt(ply);
     const next = this.line[ply];
     return here.children.map((c, index) => ({ move: c.move, index, current: c === next }));
