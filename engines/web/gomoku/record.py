@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.web import record_text
+from engines.web import record_moves, record_text
 from engines.web.errors import ApiError
+from engines.web.record_moves import parse_moves
 
 SIZES = (15, 20)
 RULES = ("freestyle", "standard", "renju")
 LETTERS = "abcdefghijklmnopqrst"
-RESIGN = "resign"
+RESIGN = record_moves.RESIGN
 Point = tuple[int, int]
 Move = Point | str          # a point, or RESIGN
 NAME_PATTERN = "^([A-Ta-t](1[0-9]|20|[1-9])|[Rr][Ee][Ss][Ii][Gg][Nn])$"
@@ -97,14 +98,7 @@ class GomokuGame:
 def parse_game(raw: dict, max_moves: int, field: str = "game") -> GomokuGame:
     """A schema-valid game object as a GomokuGame; ApiError names the bad move."""
     size = raw["size"]
-    if len(raw["moves"]) > max_moves:
-        raise ApiError(f"{field}.moves: {len(raw['moves'])} moves is above the server's cap of "
-                       f"{max_moves}", field=f"{field}.moves")
-    moves = tuple(parse_move(m, size, f"{field}.moves[{i}]") for i, m in enumerate(raw["moves"]))
-    for i, move in enumerate(moves[:-1]):
-        if move == RESIGN:
-            raise ApiError(f"{field}.moves[{i}]: a resignation ends the game, so it must be the "
-                           f"last move", field=f"{field}.moves[{i}]")
+    moves = parse_moves(raw["moves"], max_moves, lambda m, f: parse_move(m, size, f), field)
     return GomokuGame(size, raw.get("rule", "freestyle"), moves)
 
 

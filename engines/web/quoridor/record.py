@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.quoridor import rules
-from engines.web import record_text
+from engines.web import record_moves, record_text
 from engines.web.errors import ApiError
+from engines.web.record_moves import parse_moves
 
 SIZES = (5, 7, 9)
-RESIGN = "resign"
+RESIGN = record_moves.RESIGN
 MOVE_PATTERN = "^([a-iA-I][1-9][hvHV]?|[Rr][Ee][Ss][Ii][Gg][Nn])$"
 
 
@@ -62,14 +63,7 @@ class QuoridorGame:
 
 def parse_game(raw: dict, max_moves: int, field: str = "game") -> QuoridorGame:
     size = raw["size"]
-    if len(raw["moves"]) > max_moves:
-        raise ApiError(f"{field}.moves: {len(raw['moves'])} moves is above the server's cap of "
-                       f"{max_moves}", field=f"{field}.moves")
-    moves = tuple(normalise_move(m, size, f"{field}.moves[{i}]") for i, m in enumerate(raw["moves"]))
-    for i, move in enumerate(moves[:-1]):
-        if move == RESIGN:
-            raise ApiError(f"{field}.moves[{i}]: a resignation ends the game, so it must be the "
-                           f"last move", field=f"{field}.moves[{i}]")
+    moves = parse_moves(raw["moves"], max_moves, lambda m, f: normalise_move(m, size, f), field)
     walls = raw.get("walls", rules.default_walls(size))
     return QuoridorGame(size, walls, bool(raw.get("edge_diagonal", True)), moves)
 

@@ -154,9 +154,8 @@ def analysis_document(raw: dict, game: QuoridorGame, elapsed_ms: float) -> dict:
     first_view = score if player == 0 else -score
     proven = None
     if abs(score) > raw["win_threshold"]:
-        from engines.quoridor._core import lib
-
-        plies = lib.QR_SCORE_WIN - abs(score)
+        # A forced result scores QR_SCORE_WIN - plies; win_threshold is QR_SCORE_WIN - MAX_DEPTH.
+        plies = raw["win_threshold"] + MAX_DEPTH - abs(score)
         winner = player if score > 0 else 1 - player
         proven = {"winner": winner, "plies": plies, "sequence": raw["pv"][:plies],
                   "text": f"player {winner + 1} wins in {(plies + 1) // 2}"}

@@ -54,7 +54,7 @@ def test_pages_name_no_external_host(client, page):
 
 
 def test_static_assets_are_served_without_external_hosts(client):
-    shared = ("api.js", "keys.js", "download.js", "timeline.js", "analysis.js", "controller.js")
+    shared = ("api.js", "keys.js", "download.js", "timeline.js", "branches.js", "analysis.js", "controller.js")
     for asset in ("arcade.css", "go/app.js", "go/board.js", "go/api.js", "go/analysis.js", "go/coords.js",
                   "gomoku/app.js", "gomoku/board.js", "quoridor/app.js", "quoridor/board.js",
                   *(f"shared/{name}" for name in shared)):

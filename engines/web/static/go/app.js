@@ -7,6 +7,7 @@ import { renderAnalysis, clearAnalysis } from "./analysis.js";
 import { bindKeys } from "../shared/keys.js";
 import { saveText } from "../shared/download.js";
 import { Timeline } from "../shared/timeline.js";
+import { renderBranches, onBranchClick } from "../shared/branches.js";
 
 const root = document.getElementById("go-app");
 const api = makeApi(root.dataset);
@@ -75,7 +76,7 @@ function render() {
   root.dataset.ply = ui.cursor;
   root.dataset.toMove = pos ? pos.to_move : "b";
   $("status").textContent = statusText(pos, over);
-  renderBranches();
+  root.dataset.branches = String(renderBranches($("branches"), ui.tree, ui.cursor));
   if (analysis) renderAnalysis(analysis); else clearAnalysis();
   scheduleLiveAnalysis();
 }
@@ -93,18 +94,6 @@ function statusText(pos, over) {
   const engine = player(pos.to_move) === "engine";
   if (engine && ui.busy && ui.busyKind === "move") return `${name} (engine) is thinking…`;
   return `${name}${engine ? " (engine)" : ""} to play${atEnd() ? "" : " — moving here branches the game"}`;
-}
-
-// The variations at the shown move (a branch point), as buttons; the other branch points too.
-function renderBranches() {
-  const here = ui.tree.variations(ui.cursor);
-  const points = ui.tree.branchPoints().filter((p) => p !== ui.cursor);
-  const buttons = here.length > 1 ? here.map((v) =>
-    `<button type="button" class="variation${v.current ? " current" : ""}" data-variation="${v.index}">${v.move}</button>`).join("") : "";
-  const jumps = points.map((p) => `<button type="button" class="branch-point" data-branch-ply="${p}">move ${p}</button>`).join("");
-  $("branches").innerHTML = (buttons ? `<span>Variations here:</span> ${buttons}` : "") +
-    (jumps ? ` <span>Branches at:</span> ${jumps}` : "");
-  root.dataset.branches = String(ui.tree.branchPoints().length);
 }
 
 async function switchVariation(index) {
@@ -317,12 +306,7 @@ function bind() {
     const row = e.target.closest("tr[data-move]");
     if (row) playMove(row.dataset.move);
   });
-  $("branches").addEventListener("click", (e) => {
-    const v = e.target.closest("[data-variation]");
-    if (v) return switchVariation(Number(v.dataset.variation));
-    const p = e.target.closest("[data-branch-ply]");
-    if (p) seek(Number(p.dataset.branchPly));
-  });
+  onBranchClick($("branches"), switchVariation, seek);
   $("play-pause").addEventListener("click", togglePlay);
   $("first").addEventListener("click", () => seek(0));
   $("back").addEventListener("click", () => seek(ui.cursor - 1));

@@ -14,6 +14,7 @@
 //   keys                             extra shortcuts {key: (game) => ...}
 import { makeGameApi, ApiError } from "./api.js";
 import { Timeline } from "./timeline.js";
+import { renderBranches, onBranchClick } from "./branches.js";
 import { renderEval, renderCandidates, renderPv, clearAnalysis } from "./analysis.js";
 import { bindKeys } from "./keys.js";
 import { saveText } from "./download.js";
@@ -78,7 +79,7 @@ export function startGame(root, adapter) {
       toMove: side(cursor()), analysed: analysis ? "1" : "0",
     });
     $("status").textContent = statusText(pos, over);
-    renderBranches();
+    renderBranchList();
     if (analysis) {
       const view = adapter.analysisView(analysis);
       renderEval(view.share, view.text);
@@ -98,16 +99,9 @@ export function startGame(root, adapter) {
     return `${name}${engine ? " (engine)" : ""} to play${atEnd() ? "" : " — moving here starts a branch"}`;
   }
 
-  // The variations at the cursor, and the other branch points of this line, as buttons.
-  function renderBranches() {
-    const here = ui.tree.variations(cursor());
-    const points = ui.tree.branchPoints().filter((p) => p !== cursor());
-    const buttons = here.length > 1 ? here.map((v) =>
-      `<button type="button" class="variation${v.current ? " current" : ""}" data-variation="${v.index}">${v.move}</button>`).join("") : "";
-    const jumps = points.map((p) => `<button type="button" class="branch-point" data-branch-ply="${p}">move ${p}</button>`).join("");
-    $("branches").innerHTML = (buttons ? `<span>Variations here:</span> ${buttons}` : "<span>No other variation here.</span>") +
-      (jumps ? ` <span>Branches at:</span> ${jumps}` : "");
-    root.dataset.branches = String(ui.tree.branchPoints().length);
+  function renderBranchList() {
+    const count = renderBranches($("branches"), ui.tree, cursor(), "<span>No other variation here.</span>");
+    root.dataset.branches = String(count);
   }
 
   function adopt(moves, state, cursorAt = null) {
@@ -324,12 +318,7 @@ export function startGame(root, adapter) {
       const row = e.target.closest("tr[data-move]");
       if (row) playMove(row.dataset.move);
     });
-    $("branches").addEventListener("click", (e) => {
-      const v = e.target.closest("[data-variation]");
-      if (v) return switchVariation(Number(v.dataset.variation));
-      const p = e.target.closest("[data-branch-ply]");
-      if (p) seek(Number(p.dataset.branchPly));
-    });
+    onBranchClick($("branches"), switchVariation, seek);
     $("play-pause").addEventListener("click", togglePlay);
     $("first").addEventListener("click", () => seek(0));
     $("back").addEventListener("click", () => seek(cursor() - 1));
