@@ -115,6 +115,7 @@ def test_record_download_and_upload_and_a_gomocup_string(page, site, tmp_path):
     path = tmp_path / "game.txt"
     info.value.save_as(path)
     assert "rule standard" in path.read_text() and "moves h8 i9 j10" in path.read_text()
+    assert "Gomocup position: h8i9j10 · offsets 0,0, 1,-1, 2,-2" in g.message()
     page.click("#new-game")
     g.wait_idle()
     page.select_option("#rule", "renju")

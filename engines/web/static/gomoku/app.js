@@ -61,6 +61,8 @@ const adapter = {
     return `Game over: ${NAMES[r.winner]} wins with five (${r.line.join(" ")})`;
   },
   onBoardClick: (handler) => onPointClick(svg, handler),
+  exportText: (answer) => `Saved ${answer.filename}. Gomocup position: ${answer.gomocup.pos || "(empty)"}` +
+    (answer.gomocup.offsets ? ` · offsets ${answer.gomocup.offsets}` : ""),
   keys: {
     t: (h) => { $("threats").checked = !$("threats").checked; h.render(); },
     v: (h) => { $("show-pv").checked = !$("show-pv").checked; h.render(); },

@@ -11,6 +11,7 @@
 //   analysisView(data)               {share, text, pv} for the panel
 //   resultText(result)               the status line of a finished game
 //   onBoardClick(handler)            call handler(move) when the user picks a move on the board
+//   exportText(answer)               optional: the message after a download
 //   keys                             extra shortcuts {key: (game) => ...}
 import { makeGameApi, ApiError } from "./api.js";
 import { Timeline } from "./timeline.js";
@@ -276,6 +277,7 @@ export function startGame(root, adapter) {
   async function download() {
     const answer = await api.exportRecord(game());
     saveText(answer.text, answer.filename);
+    message(adapter.exportText ? adapter.exportText(answer) : `Saved ${answer.filename}`);
     return answer;
   }
 
