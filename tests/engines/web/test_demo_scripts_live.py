@@ -1,4 +1,4 @@
-"""The Gomoku and Quoridor demo scripts' steps run in real Chromium against the arcade behind
+"""The arcade's demo scripts' steps (Go, Gomoku, Quoridor) run in real Chromium against the arcade behind
 nginx under /task-x/ (as the tour records them): every selector is found, every wait is met, and
 at the narrated beats the page shows what the narration says. No video is made."""
 from pathlib import Path
@@ -10,6 +10,12 @@ from demo.script import load_plan
 ROOT = Path(__file__).resolve().parents[3]
 # Beat -> (selector, text it must contain) at that moment.
 CHECKS = {
+    "go": {
+        "illegal": ("#message", "illegal"),
+        "analysis": ("#candidates tr", ""),
+        "ownership": ("#board .heat", ""),
+        "branch": ("#branches [data-branch-ply]", ""),
+    },
     "gomoku": {
         "illegal": ("#message", "occupied"),
         "forbidden": ('#board [data-forbidden="h8"]', ""),

@@ -1,4 +1,4 @@
-// The controller shared by the alpha-beta game pages (Gomoku, Quoridor): it holds the game tree
+// The controller every game page runs on (Go, Gomoku, Quoridor): it holds the game tree
 // (timeline with branches), the cursor and the players, asks the server for every rule decision,
 // and re-renders after each change. A game brings an adapter:
 //
@@ -12,6 +12,15 @@
 //   resultText(result)               the status line of a finished game
 //   onBoardClick(handler)            call handler(move) when the user picks a move on the board
 //   exportText(answer)               optional: the message after a download
+// and, where it differs from the alpha-beta games' defaults (optional):
+//   budgetInput                      the per-side budget field's prefix ("seconds": seconds-b)
+//   budget(side, value)              the budget sent for that side (default {seconds})
+//   api(dataset)                     the API client (default makeGameApi)
+//   analyze(api, game, budget, signal, onData)   a streamed search; onData(answer) per step
+//   renderAnalysis(data), clearAnalysis()        the panel, when it is not the shared one
+//   exportRecord(api, game), importRecord(api, text)   {text, filename, type} / {game, state}
+//   bind(handle)                     extra controls (a pass button)
+//   ids                              {download, upload}: the record buttons' ids, if not record-*
 //   keys                             extra shortcuts {key: (game) => ...}
 import { makeGameApi, ApiError } from "./api.js";
 import { Timeline } from "./timeline.js";
@@ -24,7 +33,8 @@ const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function startGame(root, adapter) {
-  const api = makeGameApi(root.dataset);
+  const api = adapter.api ? adapter.api(root.dataset) : makeGameApi(root.dataset);
+  const budgetInput = adapter.budgetInput || "seconds";
   const ui = {
     settings: adapter.newGame(),
     tree: new Timeline(),
@@ -50,6 +60,7 @@ export function startGame(root, adapter) {
   const analysisHere = () => ui.analyses.get(analysisKey(cursor())) || null;
 
   function budgetFor(s) {
+    if (adapter.budget) return adapter.budget(s, $(`${budgetInput}-${s}`).value);
     const max = Number(root.dataset.maxSeconds);
     const seconds = Math.max(0.01, Math.min(max, Number($(`seconds-${s}`).value) || 0.1));
     const nodes = Number(root.dataset.nodes || 0);
@@ -81,7 +92,9 @@ export function startGame(root, adapter) {
     });
     $("status").textContent = statusText(pos, over);
     renderBranchList();
-    if (analysis) {
+    if (adapter.renderAnalysis) {
+      if (analysis) adapter.renderAnalysis(analysis); else adapter.clearAnalysis();
+    } else if (analysis) {
       const view = adapter.analysisView(analysis);
       renderEval(view.share, view.text);
       renderCandidates(analysis.candidates);
@@ -159,7 +172,7 @@ export function startGame(root, adapter) {
       const wait = both ? Number($("delay").value) * 1000 - (performance.now() - started) : 0;
       if (wait > 0) await sleep(wait);
       if (gen !== ui.generation) return;
-      ui.analyses.set(base.moves.join(" "), answer.analysis);
+      if (answer.analysis) ui.analyses.set(base.moves.join(" "), answer.analysis);
       message(`${adapter.sideName(s)} (engine) played ${answer.move} in ${Math.round(answer.elapsed_ms)} ms`);
       adopt(answer.state.moves, answer.state);
     });
@@ -245,10 +258,20 @@ export function startGame(root, adapter) {
     const ply = cursor();
     const base = game(ply);
     const { gen, signal } = newRequest();
+    const key = base.moves.join(" ");
     await guarded(gen, async () => {
+      if (adapter.analyze) {
+        // A streamed search: the panel follows it step by step.
+        await adapter.analyze(api, base, budgetFor(side(ply)), signal, (data) => {
+          if (gen !== ui.generation) return;
+          ui.analyses.set(key, data);
+          render();
+        });
+        return;
+      }
       const data = await api.analyze(base, budgetFor(side(ply)), signal);
       if (gen !== ui.generation) return;
-      ui.analyses.set(base.moves.join(" "), data);
+      ui.analyses.set(key, data);
     }, "analysis");
   }
 
@@ -266,17 +289,18 @@ export function startGame(root, adapter) {
     const first = player(a);
     $(`player-${a}`).value = player(b);
     $(`player-${b}`).value = first;
-    const seconds = $(`seconds-${a}`).value;
-    $(`seconds-${a}`).value = $(`seconds-${b}`).value;
-    $(`seconds-${b}`).value = seconds;
+    const budget = $(`${budgetInput}-${a}`).value;
+    $(`${budgetInput}-${a}`).value = $(`${budgetInput}-${b}`).value;
+    $(`${budgetInput}-${b}`).value = budget;
     message(`Swapped: ${adapter.sideName(a)} is now ${player(a)}, ${adapter.sideName(b)} ${player(b)}.`);
     render();
     engineTurn();
   }
 
   async function download() {
-    const answer = await api.exportRecord(game());
-    saveText(answer.text, answer.filename);
+    const answer = adapter.exportRecord ? await adapter.exportRecord(api, game())
+      : await api.exportRecord(game());
+    saveText(answer.text, answer.filename, answer.type);
     message(adapter.exportText ? adapter.exportText(answer) : `Saved ${answer.filename}`);
     return answer;
   }
@@ -286,7 +310,8 @@ export function startGame(root, adapter) {
     const text = await file.text();
     const { gen } = newRequest();
     await guarded(gen, async () => {
-      const answer = await api.importRecord(text);
+      const answer = adapter.importRecord ? await adapter.importRecord(api, text)
+        : await api.importRecord(text);
       adapter.applySettings(answer.game);
       ui.settings = adapter.newGame();
       ui.tree = new Timeline();
@@ -327,9 +352,11 @@ export function startGame(root, adapter) {
     $("forward").addEventListener("click", () => seek(cursor() + 1));
     $("last").addEventListener("click", () => seek(ui.tree.length));
     $("scrub").addEventListener("input", (e) => seek(Number(e.target.value)));
-    $("record-download").addEventListener("click", () => download().catch((e) => message(e.message, "error")));
-    $("record-upload").addEventListener("change", (e) => e.target.files[0] && upload(e.target.files[0]));
+    const ids = { download: "record-download", upload: "record-upload", ...(adapter.ids || {}) };
+    $(ids.download).addEventListener("click", () => download().catch((e) => message(e.message, "error")));
+    $(ids.upload).addEventListener("change", (e) => e.target.files[0] && upload(e.target.files[0]));
     for (const s of adapter.sides) $(`player-${s}`).addEventListener("change", () => { render(); engineTurn(); });
+    if (adapter.bind) adapter.bind(handle);
     const keys = {
       ArrowLeft: () => seek(cursor() - 1),
       ArrowRight: () => seek(cursor() + 1),
