@@ -47,7 +47,8 @@ def conditions() -> str:
     load = os.getloadavg()
     return (f"machine: {platform.machine()} {model}, {os.cpu_count()} cores, load "
             f"{load[0]:.2f}/{load[1]:.2f}; Python {platform.python_version()}; "
-            f"default budget {DEFAULT_CONFIG['DEFAULT_PLAYOUTS']} playouts, engine threads 1")
+            f"default budget {DEFAULT_CONFIG['DEFAULT_PLAYOUTS']} playouts (Go), "
+            f"{DEFAULT_CONFIG['DEFAULT_SECONDS']} s (Gomoku, Quoridor), engine threads 1")
 
 
 def sample_positions(count: int, seed: int = 1) -> list[list[str]]:
