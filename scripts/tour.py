@@ -93,6 +93,9 @@ def step_pm_web(tour: Tour) -> None:
 # -- the review instance and the demo video ------------------------------------------------------
 REVIEW_TASK = "3"  # "Go: board page with click-to-play" in the sample backlog
 DEMO_SCRIPT = os.path.join(ROOT, "engines", "demos", "go.py")
+# The other games' demos, recorded from the same review URL and logged on their page tasks:
+# (game, task in the sample backlog, result label).
+GAME_DEMOS = [("gomoku", "9", "gomoku"), ("quoridor", "14", "quoridor")]
 
 
 def app_dir() -> str:
@@ -150,23 +153,38 @@ def step_review_instance(tour: Tour) -> None:
     tour.results.append(f"review:    {tour.review_url}  (basic auth; `instances auth` prints it)")
 
 
-def step_demo(tour: Tour) -> None:
-    """A narrated video of the Go page, recorded from the review URL and logged on the task."""
-    out = os.path.join(VAR, "demo")
+def record_demo(tour: Tour, script: str, out: str, task: str, title: str) -> None:
+    """Record one narrated demo from the review URL and log it on `task`."""
     voice = "ElevenLabs" if os.environ.get("ELEVENLABS_API_KEY") else "espeak-ng"
-    say(f"recording the narrated Go demo from the review URL ({voice} narration)...")
+    say(f"recording the narrated {title} demo from the review URL ({voice} narration)...")
     env = pm_env(tour, role="worker", session="tour")
     env["DEMO_HTTP_CREDENTIALS"] = f"{tour.credentials['user']}:{tour.credentials['password']}"
-    proc = subprocess.run([tool("demo"), "record", DEMO_SCRIPT, "--base-url", tour.review_url,
-                           "--out", out, "--task", REVIEW_TASK], env=env, cwd=ROOT, text=True,
+    proc = subprocess.run([tool("demo"), "record", script, "--base-url", tour.review_url,
+                           "--out", out, "--task", task], env=env, cwd=ROOT, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     for line in proc.stdout.splitlines():
         print(f"  {line}", flush=True)
     if proc.returncode != 0:
-        raise SystemExit(f"tour: the demo recording failed (exit {proc.returncode}); see the lines above")
+        raise SystemExit(f"tour: the {title} demo recording failed (exit {proc.returncode}); "
+                         "see the lines above")
+
+
+def step_demo(tour: Tour) -> None:
+    """A narrated video of the Go page, recorded from the review URL and logged on the task."""
+    out = os.path.join(VAR, "demo")
+    record_demo(tour, DEMO_SCRIPT, out, REVIEW_TASK, "Go")
     tour.results.append(f"video:     {os.path.join(out, 'demo.mp4')}  (report: {os.path.join(out, 'report.html')})")
     tour.results.append(f"task {REVIEW_TASK}:    PM_DIR={tour.tracker} .venv/bin/pm show {REVIEW_TASK}  "
                         "(review URL and video logged)")
+
+
+def step_game_demos(tour: Tour) -> None:
+    """The Gomoku and Quoridor pages' narrated videos, each logged on its page's task."""
+    for game, task, label in GAME_DEMOS:
+        out = os.path.join(VAR, f"demo-{game}")
+        script = os.path.join(ROOT, "engines", "demos", f"{game}.py")
+        record_demo(tour, script, out, task, game.capitalize())
+        tour.results.append(f"{label + ':':<10} {os.path.join(out, 'demo.mp4')}  (logged on task {task})")
 
 
 def stop_instances() -> None:
@@ -179,7 +197,7 @@ def stop_instances() -> None:
         subprocess.run([tool("instances"), *args], cwd=app, env=env, capture_output=True)
 
 
-STEPS = [step_tracker, step_pm_web, step_review_instance, step_demo]
+STEPS = [step_tracker, step_pm_web, step_review_instance, step_demo, step_game_demos]
 
 
 # -- background servers --------------------------------------------------------------------------

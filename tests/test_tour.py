@@ -33,7 +33,7 @@ def tour(tmp_path_factory):
     var = tmp_path_factory.mktemp("tour")
     env = dict(os.environ, SOLOSHOP_TOUR_DIR=str(var))
     env.pop("ELEVENLABS_API_KEY", None)  # the offline narration, as on a fresh machine
-    run = subprocess.run([*TOUR, "run"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    run = subprocess.run([*TOUR, "run"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=1200)
     try:
         yield var, env, run
     finally:
@@ -67,6 +67,17 @@ def test_the_tour_runs_every_step_and_prints_where_things_are(tour):
                           text=True, env=dict(env, PM_DIR=str(var / "pm")), check=True)
     log = " ".join(entry["html"] for entry in json.loads(task.stdout)["log"])
     assert review in log and video in log
+    # The Gomoku and Quoridor demos: recorded from the same review URL, logged on their tasks.
+    for label, task_id in (("gomoku", "9"), ("quoridor", "14")):
+        assert status(review + label, auth) == 200
+        game_video = result(run, label)
+        check = subprocess.run([os.path.join(os.path.dirname(sys.executable), "demo"), "check", game_video,
+                                os.path.join(os.path.dirname(game_video), "beats.json")],
+                               capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout + check.stderr
+        shown = subprocess.run([sys.executable, "-m", "pm.cli", "show", task_id, "--json"], capture_output=True,
+                               text=True, env=dict(env, PM_DIR=str(var / "pm")), check=True)
+        assert game_video in " ".join(entry["html"] for entry in json.loads(shown.stdout)["log"])
 
 
 def test_stop_ends_every_server_the_tour_started(tour):

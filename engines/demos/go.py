@@ -46,7 +46,8 @@ def run(d):
                            "starts a new branch.")
     d.click('#board [data-vertex="C7"]')
     d.wait_for(after_reply(4), timeout=20)
-    d.beat("branch", say="The old line is gone and the engine replies to the new one.")
+    d.beat("branch", say="The engine replies to the new line, and the old one is kept as a "
+                         "branch of the timeline.")
     d.goto("go?black=engine&white=engine&playouts=600&delay=0.6")
     d.wait_for(IDLE)
     d.click("#play-pause")

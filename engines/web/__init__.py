@@ -18,6 +18,9 @@ DEFAULT_CONFIG = {
     "MAX_SECONDS": 1.0,
     "DEFAULT_PLAYOUTS": 5_000,
     "MAX_MOVES": 1_000,
+    # Gomoku and Quoridor (alpha-beta): a default time budget a move, and a node cap.
+    "DEFAULT_SECONDS": 0.5,
+    "MAX_NODES": 50_000_000,
     "JSON_SORT_KEYS": False,
 }
 

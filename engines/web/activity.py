@@ -6,6 +6,7 @@ to zero when the server is idle: a quick check that no search outlives its reque
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 _changed = threading.Condition()
 _open = 0
@@ -36,3 +37,17 @@ def wait_until_idle(timeout: float) -> bool:
     Woken by every open and close, so it returns as soon as the last engine closes."""
     with _changed:
         return _changed.wait_for(lambda: _open == 0, timeout=timeout)
+
+
+@contextmanager
+def engine_scope(engine):
+    """Count `engine` as open while the block runs and close it on every exit path (an engine
+    without `close`, such as QuoridorEngine, frees its C memory when collected)."""
+    opened()
+    try:
+        yield engine
+    finally:
+        close = getattr(engine, "close", None)
+        if close is not None:
+            close()
+        closed()

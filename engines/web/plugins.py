@@ -14,7 +14,7 @@ from engines.web.game_plugin import GamePlugin
 __all__ = ["GAME_MODULES", "GamePlugin", "registered_games"]
 
 # Each module exposes `PLUGIN`, a GamePlugin. Order is the landing page's order.
-GAME_MODULES = ("engines.web.go",)
+GAME_MODULES = ("engines.web.go", "engines.web.gomoku", "engines.web.quoridor")
 
 
 def registered_games() -> list[GamePlugin]:

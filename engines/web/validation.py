@@ -40,6 +40,9 @@ def validate(body, name: str, schemas: dict) -> dict:
         if error.validator == "oneOf" and "description" in error.schema:
             # "not valid under any of the given schemas" says nothing; the description does.
             text = f"{error.instance!r} is not valid. {error.schema['description']}"
+        elif error.validator == "pattern" and "description" in error.schema:
+            # A regular expression tells a user less than the sentence describing it.
+            text = f"{error.instance!r} is not valid: {error.schema['description']}"
         raise ApiError(f"{where}: {text}", field=where)
     return body
 

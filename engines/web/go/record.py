@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 from engines.go.coords import BadVertex, Point, from_gtp, to_gtp
 from engines.web.errors import ApiError
+from engines.web import record_moves
+from engines.web.record_moves import parse_moves
 from engines.web.go.schemas import MAX_SIZE, MIN_SIZE
 
-RESIGN = "resign"
+RESIGN = record_moves.RESIGN
 Move = Point | None | str  # a point, None for a pass, or RESIGN
 
 
@@ -68,14 +70,7 @@ def parse_move(raw, size: int, field: str) -> Move:
 def parse_game(raw: dict, max_moves: int, field: str = "game") -> GoGame:
     """A schema-valid game object as a GoGame; raises ApiError naming the bad move."""
     size = raw["size"]
-    if len(raw["moves"]) > max_moves:
-        raise ApiError(f"{field}.moves: {len(raw['moves'])} moves is above the server's cap of "
-                       f"{max_moves}", field=f"{field}.moves")
-    moves = tuple(parse_move(m, size, f"{field}.moves[{i}]") for i, m in enumerate(raw["moves"]))
-    for i, move in enumerate(moves[:-1]):
-        if move == RESIGN:
-            raise ApiError(f"{field}.moves[{i}]: a resignation ends the game, so it must be the "
-                           f"last move", field=f"{field}.moves[{i}]")
+    moves = parse_moves(raw["moves"], max_moves, lambda m, f: parse_move(m, size, f), field)
     return GoGame(size, float(raw.get("komi", 7.0)), bool(raw.get("superko", False)), moves)
 
 

@@ -2,11 +2,9 @@
 described. Requests are validated against them at run time; tests validate answers too."""
 from __future__ import annotations
 
+from engines.web.openapi_parts import ERROR_SCHEMA, operation as _operation, ref as _ref
+
 MIN_SIZE, MAX_SIZE = 5, 19
-
-
-def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
 
 
 _COLOR = {"type": "string", "enum": ["b", "w"]}
@@ -154,29 +152,8 @@ SCHEMAS: dict[str, dict] = {
         "type": "object", "required": ["game", "state"],
         "properties": {"game": _ref("GoGame"), "state": _ref("GoState")},
     },
-    "Error": {
-        "type": "object", "required": ["error"],
-        "properties": {
-            "error": {"type": "string"},
-            "field": {"type": "string", "description": "the offending part, e.g. game.moves[3]"},
-        },
-    },
+    "Error": ERROR_SCHEMA,
 }
-
-
-def _operation(summary: str, request: str, answer: str, extra_errors=()) -> dict:
-    responses = {
-        "200": {"description": "OK", "content": {"application/json": {"schema": _ref(answer)}}},
-        "400": {"description": "malformed request: `field` names what is wrong",
-                "content": {"application/json": {"schema": _ref("Error")}}},
-    }
-    for code, text in extra_errors:
-        responses[code] = {"description": text, "content": {"application/json": {"schema": _ref("Error")}}}
-    return {"post": {
-        "summary": summary,
-        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(request)}}},
-        "responses": responses,
-    }}
 
 
 _ENGINE_ERRORS = (("503", "the compiled Go engine is not available"),)

@@ -7,6 +7,7 @@ from engines.web.go import schemas, session
 from engines.web.go.record import (game_from_sgf, game_to_sgf, parse_budget, parse_game,
                                    parse_move)
 from engines.web.go.stream import AnalysisStream
+from engines.web.page_options import number, page_options as shared_page_options
 from engines.web.validation import json_body
 
 bp = Blueprint("go", __name__)
@@ -19,19 +20,11 @@ def _game(body: dict):
 def page_options(args, config) -> dict:
     """The page's starting controls from the query string (`?black=engine&white=engine&
     playouts=800&delay=0.5&size=13`), for shared links and demo scripts; junk falls back."""
-    def number(name, kind, low, high, default):
-        try:
-            value = kind(args.get(name, default))
-        except (TypeError, ValueError):
-            return default
-        return value if low <= value <= high else default
-
-    players = ("human", "engine")
+    players = shared_page_options(args, config, {"b": "black", "w": "white"})["players"]
     return {
-        "b": args.get("black") if args.get("black") in players else "human",
-        "w": args.get("white") if args.get("white") in players else "engine",
-        "playouts": number("playouts", int, 1, config["MAX_PLAYOUTS"], config["DEFAULT_PLAYOUTS"]),
-        "delay": number("delay", float, 0, 5, 0.75),
+        **players,
+        "playouts": number(args, "playouts", int, 1, config["MAX_PLAYOUTS"], config["DEFAULT_PLAYOUTS"]),
+        "delay": number(args, "delay", float, 0, 5, 0.75),
         "size": int(args["size"]) if args.get("size") in ("9", "13", "19") else 9,
     }
 

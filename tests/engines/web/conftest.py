@@ -28,3 +28,11 @@ def proxied_url(arcade_url):
     port = int(arcade_url.rsplit(":", 1)[1])
     with running_nginx(port, "/task-x/") as url:
         yield url
+
+
+@pytest.fixture(params=["direct", pytest.param("behind-nginx", marks=pytest.mark.nginx)])
+def site(request):
+    """The arcade's base URL (ends with /), directly or through nginx under /task-x/."""
+    if request.param == "direct":
+        return request.getfixturevalue("arcade_url") + "/"
+    return request.getfixturevalue("proxied_url")

@@ -3,19 +3,10 @@ waitress directly and again behind nginx under /task-x/."""
 import re
 
 import httpx
-import pytest
 
 from engines.go.coords import from_gtp
 
 TINY = "20"  # playouts: the engine answers in milliseconds, the test stays fast
-
-
-@pytest.fixture(params=["direct", pytest.param("behind-nginx", marks=pytest.mark.nginx)])
-def site(request):
-    """The arcade's base URL (ends with /), directly or through nginx under /task-x/."""
-    if request.param == "direct":
-        return request.getfixturevalue("arcade_url") + "/"
-    return request.getfixturevalue("proxied_url")
 
 
 def open_go(page, site, black="human", white="engine"):
@@ -104,12 +95,23 @@ def test_timeline_scrub_step_and_branch(page, site):
     page.keyboard.press("ArrowRight")
     assert page.text_content("#ply") == "3 / 6"
     page.keyboard.press("ArrowLeft")
-    # Playing from move 2 branches: everything after it is discarded, then the engine replies.
+    # Playing from move 2 starts a branch (the current line ends there), then the engine replies.
     free = next(v for v in ("J1", "J9", "A1", "A9", "H2") if v not in record[:2])
     click(page, free)
     branched = moves(page)
     assert branched[:2] == record[:2] and branched[2] == free and len(branched) == 4
     assert page.text_content("#ply") == "4 / 4"
+    # The first line is kept: at move 2 both variations are listed, and one click brings it back.
+    page.click("#branches [data-branch-ply='2']")
+    assert [b.text_content() for b in page.locator("#branches [data-variation]").all()] == [record[2], free]
+    page.locator("#branches [data-variation]").first.click()
+    wait_idle(page)
+    assert moves(page) == record and page.text_content("#ply") == "3 / 6"
+    page.keyboard.press("ArrowLeft")
+    page.locator("#branches [data-variation]").last.click()
+    wait_idle(page)
+    assert moves(page) == branched and page.text_content("#ply") == "3 / 4"
+    page.keyboard.press("End")
     # Undo against the engine takes back its reply and the human's move.
     page.keyboard.press("u")
     wait_idle(page)

@@ -28,10 +28,31 @@ def _coin_plugin() -> GamePlugin:
     )
 
 
-def test_the_registry_holds_go_with_its_parts():
-    (go,) = registered_games()
+def test_the_registry_holds_the_three_games_with_their_parts():
+    go, gomoku, quoridor = registered_games()
     assert (go.name, go.page_endpoint, go.rules_module) == ("go", "go.page", "engines.go.rules")
-    assert set(go.paths) <= set(DOC["paths"]) and "GoGame" in go.schemas
+    assert (gomoku.name, gomoku.page_endpoint, gomoku.rules_module) == \
+        ("gomoku", "gomoku.page", "engines.gomoku.rules")
+    assert (quoridor.name, quoridor.page_endpoint, quoridor.rules_module) == \
+        ("quoridor", "quoridor.page", "engines.quoridor.rules")
+    for game, schema in ((go, "GoGame"), (gomoku, "GomokuGame"), (quoridor, "QuoridorGame")):
+        assert set(game.paths) <= set(DOC["paths"]) and schema in game.schemas
+        assert all(path.startswith(f"/api/{game.name}/") for path in game.paths)
+
+
+def test_games_share_schema_names_only_when_the_schemas_are_equal():
+    # The OpenAPI document merges every game's components: a name two games use must mean one thing.
+    seen = {}
+    for game in registered_games():
+        for name, schema in game.schemas.items():
+            assert seen.setdefault(name, schema) == schema, f"{name} differs between games"
+
+
+def test_every_engine_factory_builds_an_engine():
+    for game in registered_games():
+        engine = game.engine_factory()
+        assert engine is not None
+        getattr(engine, "close", lambda: None)()
 
 
 def test_a_new_game_appears_on_the_landing_page_nav_and_openapi():
@@ -44,4 +65,4 @@ def test_a_new_game_appears_on_the_landing_page_nav_and_openapi():
     assert "/api/coin/state" in doc["paths"] and "/api/go/state" in doc["paths"]
     assert "CoinState" in doc["components"]["schemas"]
     assert client.post("/api/coin/state").get_json() == {"sides": ["heads", "tails"]}
-    assert client.get("/healthz").get_json()["games"] == ["go", "coin"]
+    assert client.get("/healthz").get_json()["games"] == ["go", "gomoku", "quoridor", "coin"]
