@@ -12,14 +12,19 @@ STATUSES = ("open", "in-progress", "review", "done", "wontfix")
 FINISHED = ("done", "wontfix")
 PRIORITIES = ("P0", "P1", "P2", "P3")
 KINDS = ("task", "bug", "feature", "chore", "docs", "review", "spike")
-LINK_TYPES = ("related", "blocks", "blocked-by", "spawned-from", "duplicates")
+LINK_TYPES = ("related", "blocks", "blocked-by", "spawned-from", "duplicates", "parent", "subtask")
 # Link types written on both tasks: adding "412 blocks 413" also writes "413 blocked-by 412".
-INVERSE_LINK = {"blocks": "blocked-by", "blocked-by": "blocks", "related": "related"}
+INVERSE_LINK = {"blocks": "blocked-by", "blocked-by": "blocks", "related": "related",
+                "parent": "subtask", "subtask": "parent"}
 ROLES = ("ceo", "worker", "human")
 SECTIONS = ("problem", "fix", "verification")
 # Meta fields in the order they are written into <head>.
 META_FIELDS = ("id", "status", "priority", "kind", "sprint", "created", "updated", "owner")
+# Meta fields a file may leave out (files written before they existed stay valid); written
+# after the required ones, and only when not empty.
+OPTIONAL_META = ("labels",)
 
+_LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
 _WHO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]*(/[A-Za-z0-9._@+-]+)?$")
 
 
@@ -48,6 +53,7 @@ class Task:
     sections: dict = field(default_factory=dict)
     links: list = field(default_factory=list)  # [(type, id)]
     log: list = field(default_factory=list)  # [LogEntry]
+    labels: list = field(default_factory=list)  # [str], sorted, each a lower-case word
 
     def blockers(self) -> list[int]:
         return [other for kind, other in self.links if kind == "blocked-by"]
@@ -60,6 +66,8 @@ class Task:
             out["sprint"] = self.sprint_rank
         if self.owner:
             out["owner"] = self.owner
+        if self.labels:
+            out["labels"] = list(self.labels)
         return out
 
     def full(self) -> dict:
@@ -67,7 +75,8 @@ class Task:
         return {
             "id": self.id, "title": self.title, "status": self.status, "priority": self.priority,
             "kind": self.kind, "sprint": self.sprint_rank, "created": self.created,
-            "updated": self.updated, "owner": self.owner, "path": self.path,
+            "updated": self.updated, "owner": self.owner, "labels": list(self.labels),
+            "path": self.path,
             "problem": self.sections.get("problem", ""), "fix": self.sections.get("fix", ""),
             "verification": self.sections.get("verification", ""),
             "links": [{"type": t, "id": i} for t, i in self.links],
@@ -92,6 +101,23 @@ def check(value: str, allowed: tuple, what: str) -> str:
     if value not in allowed:
         raise InvalidValue(f"{what} {value!r} is not allowed; use one of: {', '.join(allowed)}")
     return value
+
+
+def check_labels(labels) -> list[str]:
+    """LABELS (a list, or one comma-separated string) as pm stores them: lower case, sorted,
+    unrepeated; InvalidValue naming a label that is not one word."""
+    if isinstance(labels, str):
+        labels = labels.split(",")
+    out = set()
+    for label in labels:
+        label = str(label).strip().lower()
+        if not label:
+            continue
+        if not _LABEL_RE.match(label):
+            raise InvalidValue(f"label {label!r} is not allowed; use lower-case letters, digits "
+                               "and . _ + - (no spaces or commas)")
+        out.add(label)
+    return sorted(out)
 
 
 def check_who(who: str) -> str:

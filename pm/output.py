@@ -12,6 +12,7 @@ def emit(data) -> None:
 def line(t) -> str:
     extra = f"  [sprint {t.sprint_rank}]" if t.sprint_rank is not None else ""
     extra += f"  @{t.owner}" if t.owner else ""
+    extra += "  " + " ".join(f"+{label}" for label in t.labels) if t.labels else ""
     return f"{t.id:>5}  {t.status:<11} {t.priority}  {t.kind:<7} {t.title}{extra}"
 
 

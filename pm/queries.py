@@ -18,7 +18,7 @@ _by_id = attrgetter("id")
 def _task_from_summary(name: str, s: tuple) -> Task:
     # Positional: at 100,000 tasks this runs 100,000 times per listing.
     return Task(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], f"{TASKS}/{name}", {},
-                list(s[9]), [])
+                list(s[9]), [], list(s[10]))
 
 
 def summaries(paths: Paths) -> dict[str, tuple | None]:
@@ -44,11 +44,13 @@ def _as_set(value):
 
 
 def filtered(tasks: list[Task], status=None, priority=None, kind=None, sprint=None,
-             text=None) -> list[Task]:
-    """TASKS kept by the filters of Tracker.list (each a value or a list of values)."""
+             text=None, label=None) -> list[Task]:
+    """TASKS kept by the filters of Tracker.list (each a value or a list of values; a task
+    must carry every label given)."""
     statuses, priorities, kinds = _as_set(status), _as_set(priority), _as_set(kind)
+    labels = _as_set(label)
     needle = text.lower() if text else None
-    if not (statuses or priorities or kinds or needle) and sprint is None:
+    if not (statuses or priorities or kinds or needle or labels) and sprint is None:
         return tasks
     out = []
     for t in tasks:
@@ -61,6 +63,8 @@ def filtered(tasks: list[Task], status=None, priority=None, kind=None, sprint=No
         if sprint is not None and (t.sprint_rank is not None) != bool(sprint):
             continue
         if needle and needle not in t.title.lower():
+            continue
+        if labels and not labels.issubset(t.labels):
             continue
         out.append(t)
     return out

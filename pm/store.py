@@ -8,7 +8,7 @@ import os
 
 from pm.taskfile import summary
 
-_VERSION = 1
+_VERSION = 2  # 2: summaries carry labels
 
 
 def _read_text(path: str) -> str:

@@ -83,10 +83,12 @@ class Tracker:
         """Relative paths of task files the listing cache could not read (see lint)."""
         return queries.malformed(self.paths)
 
-    def list(self, status=None, priority=None, kind=None, sprint=None, text=None) -> list[Task]:
+    def list(self, status=None, priority=None, kind=None, sprint=None, text=None,
+             label=None) -> list[Task]:
         """Filtered summaries. Each filter takes a value or a list of values; sprint=True
-        keeps sprint tasks, sprint=False the others; text matches title (case-insensitive)."""
-        return queries.filtered(self.all(), status, priority, kind, sprint, text)
+        keeps sprint tasks, sprint=False the others; text matches title (case-insensitive);
+        label keeps tasks carrying every label given."""
+        return queries.filtered(self.all(), status, priority, kind, sprint, text, label)
 
     def get(self, task_id: int) -> Task:
         """The full task (sections, links, log). Raises TaskNotFound or ParseError."""
@@ -129,14 +131,16 @@ class Tracker:
     # -- changing --------------------------------------------------------------------------
     def new(self, title: str, *, priority: str = "P2", kind: str = "task", status: str = "open",
             problem: str = "", fix: str = "", verification: str = "", owner: str = "",
-            links: list | tuple = ()) -> Task:
+            links: list | tuple = (), labels: list | tuple = ()) -> Task:
         """Create a task under a freshly reserved number; returns it."""
         from pm import mutations
+        from pm.model import check_labels
         title, links = mutations.check_new(title, priority, kind, status, owner, links)
+        labels = check_labels(labels)
         with self.unit_of_work() as work:
             return mutations.new(work, title, priority=priority, kind=kind, status=status,
                                  problem=problem, fix=fix, verification=verification,
-                                 owner=owner, links=links)
+                                 owner=owner, links=links, labels=labels)
 
     def set_status(self, task_id: int, status: str, expect=None) -> Task:
         """Set the status; with expect (a status or a list), fail unless the task is in it."""
@@ -162,7 +166,8 @@ class Tracker:
             return mutations.claim(work, who, task_id)
 
     def set(self, task_id: int, **fields) -> Task:
-        """Set title, priority, kind, status, owner or a section (problem/fix/verification)."""
+        """Set title, priority, kind, status, owner, labels (a list) or a section
+        (problem/fix/verification)."""
         from pm import mutations
         fields = mutations.check_fields(fields)
         with self.unit_of_work() as work:
