@@ -374,14 +374,16 @@ def overview(static, output, commit, quiet):
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8765, show_default=True)
-def serve(host, port):
-    """Serve the web UI (overview, board, task pages, search)."""
+@click.option("--allow-host", multiple=True,
+              help="Another host name the browser may use (loopback names always work).")
+def serve(host, port, allow_host):
+    """Serve the web UI (overview, board, task pages, search; edits act as PM_ROLE/PM_SESSION)."""
     tracker = _tracker()
     try:
         from pm.web.serve import serve as run
     except ImportError as err:
         raise PmError(f"the web UI (pm.web) is not available ({err})")
-    run(tracker, host, port)
+    run(tracker, host, port, allowed_hosts=allow_host)
 
 
 @cli.command(name="export")

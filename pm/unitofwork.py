@@ -32,8 +32,10 @@ LOCK_FIX = "wait for it to finish, or raise PM_LOCK_TIMEOUT"
 class UnitOfWork:
     """A change to one tracker under its lock that commits whole or leaves nothing."""
 
-    def __init__(self, paths: Paths, actor: Actor, lock_timeout: float):
+    def __init__(self, paths: Paths, actor: Actor, lock_timeout: float,
+                 versions: dict[int, str] | None = None):
         self.paths = paths
+        self.versions = {int(k): v for k, v in (versions or {}).items() if v}
         self.actor = actor
         self.lock_timeout = lock_timeout
         self._lock = None
@@ -85,8 +87,27 @@ class UnitOfWork:
 
     # -- reading under the lock -------------------------------------------------------------
     def doc(self, task_id: int) -> taskfile.Doc:
-        """A task file parsed and validated (TaskNotFound, ParseError)."""
-        return queries.read_doc(self.paths, int(task_id))
+        """A task file parsed and validated (TaskNotFound, ParseError); StaleEdit when the
+        unit of work was opened expecting another version of it (compare-and-set)."""
+        doc = queries.read_doc(self.paths, int(task_id))
+        expected = self.versions.pop(int(task_id), None)  # checked once: the change's own
+        if expected:                                      # writes follow
+            self._check_version(doc, expected)
+        return doc
+
+    def _check_version(self, doc: taskfile.Doc, expected: str) -> None:
+        from pm.errors import StaleEdit
+        from pm.versions import changes, version_of
+        if version_of(doc.to_text()) == expected:
+            return
+        old = None
+        if all(c in "0123456789abcdef" for c in expected) and len(expected) == 40:
+            text = gitrepo.git(self.paths.root, "cat-file", "blob", expected, check=False)
+            try:
+                old = taskfile.parse(text, doc.path).task() if text else None
+            except Exception:  # not a task file any more: say so without the details
+                old = None
+        raise StaleEdit(int(doc.value("id")), changes(old, doc.task()))
 
     def tasks(self) -> list[Task]:
         """Every task as a summary, as the files are now."""
