@@ -386,6 +386,17 @@ def serve(host, port, allow_host):
     run(tracker, host, port, allowed_hosts=allow_host)
 
 
+@cli.command(name="sync")
+@click.argument("remote", required=False)
+@JSON
+def sync_(remote, as_json):
+    """Fetch, merge and push the tracker (REMOTE: a git remote, path or URL; default the
+    branch's upstream or origin); clashing new task numbers are renumbered on this side."""
+    from pm.sync import sync
+    report = sync(_tracker(), remote)
+    _emit(report.as_json()) if as_json else click.echo("\n".join(report.lines()))
+
+
 @cli.command(name="export")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File (default stdout).")
 def export_(output):

@@ -225,6 +225,17 @@ class Doc:
         self._shift(at, 1)
         self.log.append(entry)
 
+    def set_log(self, entries: list[LogEntry]) -> None:
+        """Replace the whole log with ENTRIES (a merge of two clones' logs)."""
+        start = next(i for i in range(self.sections["log"][0], self.ol_end)
+                     if self.lines[i].rstrip("\r\n") == "<ol>")
+        body = [log_line(e) for e in entries]
+        old = self.ol_end - start - 1
+        self.lines[start + 1:self.ol_end] = body
+        self._shift(start + 1, len(body) - old)
+        self.ol_end = start + 1 + len(body)
+        self.log = list(entries)
+
     def refresh_fields(self) -> None:
         self.lines[self.fields_at] = fields_line(self.task())
 
