@@ -91,7 +91,8 @@ def show(task_id, as_json):
 def ls_(status, priority, kind, sprint, text, label, limit, as_json):
     """List tasks by id, filtered."""
     tasks = _tracker().list(status=status or None, priority=priority or None, kind=kind or None,
-                            sprint=sprint, text=text, label=[l.lower() for l in label] or None)
+                            sprint=sprint, text=text, label=[l.lower() for l in label] or None,
+                            rows=True)
     _listing(tasks[:limit] if limit else tasks, as_json)
 
 
@@ -99,7 +100,7 @@ def ls_(status, priority, kind, sprint, text, label, limit, as_json):
 @JSON
 def ready(as_json):
     """Open tasks with no open blocker, in work order (sprint rank, priority, id)."""
-    _listing(_tracker().ready(), as_json)
+    _listing(_tracker().ready(rows=True), as_json)
 
 
 @cli.command()

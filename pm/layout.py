@@ -47,6 +47,10 @@ class Paths:
         return os.path.join(self.pm_dir, "cache.pickle")
 
     @property
+    def listing(self) -> str:
+        return os.path.join(self.pm_dir, "listing.marshal")
+
+    @property
     def lock(self) -> str:
         return os.path.join(self.pm_dir, "lock")
 

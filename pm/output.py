@@ -17,10 +17,12 @@ def line(t) -> str:
 
 
 def listing(tasks, as_json: bool) -> None:
+    """Tasks, or pm.model.Summary rows (which carry their line, made when they were cached)."""
     if as_json:
         emit([t.compact() for t in tasks])
     else:
-        sys.stdout.write("\n".join(line(t) for t in tasks) + "\n" if tasks else "no tasks\n")
+        text = "\n".join(getattr(t, "line", None) or line(t) for t in tasks)
+        sys.stdout.write(text + "\n" if tasks else "no tasks\n")
 
 
 def done(task, as_json: bool, text: str | None = None) -> None:

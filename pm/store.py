@@ -1,14 +1,30 @@
-"""The listing cache: one summary per task file, kept in .git/pm/cache.pickle and keyed by
-each file's (mtime_ns, size, inode). Only files whose key changed are read again, so
-`pm ls` over 10,000 tasks reads ~nothing but a directory listing and 10,000 stats. The cache
-lives inside .git: it is never tracked, each clone builds its own, and deleting it is safe."""
+"""The listing cache, in .git/pm (never tracked; each clone builds its own; deleting it is safe).
+
+    cache.pickle     one summary per task file, keyed by the file's (mtime_ns, size, inode):
+                     only files whose key changed are read again
+    listing.marshal  every task's Summary (pm.model) in id order with its `pm ls` line, and
+                     the tasks folder's own (mtime_ns, inode, size) when it was made
+
+Up to FULL_CHECK_LIMIT task files, every listing stats every file (10,000 stats: ~20 ms), so
+a file edited in place is seen at once. Above it, stat-ing each file would cost more than the
+whole listing may (100,000 stats: ~190 ms here), so the listing is trusted while the folder is
+unchanged: every pm write, git checkout, merge and pull, and editors that save by replacing
+the file change the folder. A file rewritten in place (same inode) by another program is seen
+after the next change in tasks/, or at once with PM_CHECK_EVERY_FILE=1. A listing made less
+than RACY_NS after the folder last changed is not trusted (a later change could carry the
+same coarse timestamp), as git treats its "racily clean" index entries.
+"""
 from __future__ import annotations
 
 import os
+import time
 
+from pm.model import Summary
 from pm.taskfile import summary
 
-_VERSION = 2  # 2: summaries carry labels
+_VERSION = 3  # 3: Summary rows with labels and pm ls lines
+FULL_CHECK_LIMIT = 20_000
+RACY_NS = 2_000_000_000
 
 
 def _read_text(path: str) -> str:
@@ -16,9 +32,52 @@ def _read_text(path: str) -> str:
         return fh.read()
 
 
-def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
-    """{file name: summary tuple, or None when the file is not a well-formed task}."""
-    import pickle  # lazy: pm show never lists
+def _folder_stamp(tasks_dir: str) -> tuple:
+    st = os.stat(tasks_dir)
+    return (st.st_mtime_ns, st.st_ino, st.st_size)
+
+
+def load(tasks_dir: str, cache_path: str, listing_path: str) -> tuple[list[Summary], list[str]]:
+    """(every well-formed task as a Summary, by id; names of files that are not well-formed
+    tasks, which lint then names the fault of)."""
+    import marshal  # lazy: pm show never lists
+    stamp = _folder_stamp(tasks_dir)
+    started = time.time_ns()
+    if os.environ.get("PM_CHECK_EVERY_FILE") != "1":
+        try:
+            with open(listing_path, "rb") as fh:
+                version, made_for, racy, count, rows, malformed = marshal.load(fh)
+            if version == _VERSION and made_for == stamp and not racy and count > FULL_CHECK_LIMIT:
+                return list(map(Summary._make, rows)), malformed
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    entries = _refresh(tasks_dir, cache_path)
+    rows = sorted((_row(name, s) for name, (_key, s) in entries.items() if s), key=_by_id)
+    malformed = sorted(name for name, (_key, s) in entries.items() if s is None)
+    if len(entries) > FULL_CHECK_LIMIT:
+        from plumbing.files import atomic_write
+        racy = started - stamp[0] < RACY_NS
+        data = marshal.dumps((_VERSION, stamp, racy, len(entries), [tuple(r) for r in rows], malformed))
+        try:
+            atomic_write(listing_path, data, durable=False)
+        except OSError:  # a read-only tracker still lists
+            pass
+    return rows, malformed
+
+
+def _by_id(row: Summary) -> int:
+    return row.id
+
+
+def _row(name: str, s: tuple) -> Summary:
+    from pm.output import line
+    row = Summary(*s, f"tasks/{name}", "")
+    return row._replace(line=line(row))
+
+
+def _refresh(tasks_dir: str, cache_path: str) -> dict[str, tuple]:
+    """{file name: (key, summary tuple or None)}, reading only files whose key changed."""
+    import pickle
     try:
         with open(cache_path, "rb") as fh:
             version, cached = pickle.load(fh)
@@ -49,7 +108,7 @@ def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
             changed = True
     if changed or len(fresh) != len(cached):
         _save(cache_path, fresh)
-    return {name: value[1] for name, value in fresh.items()}
+    return fresh
 
 
 def _save(cache_path: str, data: dict) -> None:

@@ -85,11 +85,17 @@ class Tracker:
         return queries.malformed(self.paths)
 
     def list(self, status=None, priority=None, kind=None, sprint=None, text=None,
-             label=None) -> list[Task]:
+             label=None, rows: bool = False) -> list[Task]:
         """Filtered summaries. Each filter takes a value or a list of values; sprint=True
         keeps sprint tasks, sprint=False the others; text matches title (case-insensitive);
-        label keeps tasks carrying every label given."""
-        return queries.filtered(self.all(), status, priority, kind, sprint, text, label)
+        label keeps tasks carrying every label given. rows=True gives pm.model.Summary rows
+        instead of Tasks (read-only; what `pm ls` prints at 100,000 tasks)."""
+        return queries.filtered(self._rows() if rows else self.all(), status, priority, kind,
+                                sprint, text, label)
+
+    def _rows(self):
+        reposetup.ensure(self.paths)
+        return queries.rows(self.paths)
 
     def get(self, task_id: int) -> Task:
         """The full task (sections, links, log). Raises TaskNotFound or ParseError."""
@@ -116,8 +122,9 @@ class Tracker:
                 continue
         return out
 
-    def ready(self) -> list[Task]:
-        return queries.ready(self.all())
+    def ready(self, rows: bool = False) -> list[Task]:
+        """Open tasks with no open blocker, in work order (rows=True: Summary rows)."""
+        return queries.ready(self._rows() if rows else self.all())
 
     def blocked(self) -> list[tuple[Task, list[int], bool]]:
         """[(task, open blocker ids, in a dependency cycle)]."""
