@@ -22,7 +22,7 @@ import time
 from pm.model import Summary
 from pm.taskfile import summary
 
-_VERSION = 3  # 3: Summary rows with labels and pm ls lines
+_VERSION = 4  # 4: summaries with labels, and their pm ls lines
 FULL_CHECK_LIMIT = 20_000
 RACY_NS = 2_000_000_000
 
@@ -52,8 +52,9 @@ def load(tasks_dir: str, cache_path: str, listing_path: str) -> tuple[list[Summa
         except (OSError, EOFError, ValueError, TypeError):
             pass
     entries = _refresh(tasks_dir, cache_path)
-    rows = sorted((_row(name, s) for name, (_key, s) in entries.items() if s), key=_by_id)
-    malformed = sorted(name for name, (_key, s) in entries.items() if s is None)
+    rows = sorted((Summary(*s, f"tasks/{name}", text) for name, (_key, s, text) in entries.items() if s),
+                  key=_by_id)
+    malformed = sorted(name for name, (_key, s, _text) in entries.items() if s is None)
     if len(entries) > FULL_CHECK_LIMIT:
         from plumbing.files import atomic_write
         racy = started - stamp[0] < RACY_NS
@@ -69,14 +70,15 @@ def _by_id(row: Summary) -> int:
     return row.id
 
 
-def _row(name: str, s: tuple) -> Summary:
+def _entry(key: tuple, name: str, text: str) -> tuple:
+    """(key, summary tuple or None, the task's pm ls line): the line is made once per change."""
     from pm.output import line
-    row = Summary(*s, f"tasks/{name}", "")
-    return row._replace(line=line(row))
+    s = summary(text)
+    return (key, s, line(Summary(*s, f"tasks/{name}", "")) if s else "")
 
 
 def _refresh(tasks_dir: str, cache_path: str) -> dict[str, tuple]:
-    """{file name: (key, summary tuple or None)}, reading only files whose key changed."""
+    """{file name: (key, summary tuple or None, line)}, reading only files whose key changed."""
     import pickle
     try:
         with open(cache_path, "rb") as fh:
@@ -102,7 +104,7 @@ def _refresh(tasks_dir: str, cache_path: str) -> dict[str, tuple]:
                 fresh[name] = hit
                 continue
             try:
-                fresh[name] = (key, summary(_read_text(entry.path)))
+                fresh[name] = _entry(key, name, _read_text(entry.path))
             except FileNotFoundError:
                 continue
             changed = True
