@@ -149,8 +149,9 @@ def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, st
     report("baseline: python -c pass (interpreter only)",
            [timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
     for name, variant_env in variants:
-        with contextlib.suppress(FileNotFoundError):  # the import built it
-            os.unlink(os.path.join(root, ".git", "pm", "cache.pickle"))
+        for cache in ("cache.pickle", "summaries.pickle", "listing.marshal"):  # the import built them
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(root, ".git", "pm", cache))
         cold, cold_cpu = timed(PM + ["ls"], variant_env)
         label = "pm ls, cold listing cache" + (f" [{name}]" if len(variants) > 1 else "")
         print(f"  {label:<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")

@@ -19,8 +19,18 @@ def _task(s: Summary) -> Task:
 
 def rows(paths: Paths) -> list[Summary]:
     """Every well-formed task as a Summary (read-only, light), by id: the listing cache."""
+    return _listing(paths).rows
+
+
+def _listing(paths: Paths):
     from pm import store  # lazy, as graph below: pm show needs neither
-    return store.load(paths.tasks_dir, paths.cache, paths.listing)[0]
+    return store.load(paths.tasks_dir, paths.cache, paths.listing)
+
+
+def ready_rows(paths: Paths) -> list[Summary]:
+    """pm ready's rows: kept in the listing file of a big tracker, else worked out."""
+    listing = _listing(paths)
+    return listing.ready if listing.ready is not None else ready(listing.rows)
 
 
 def all_tasks(paths: Paths) -> list[Task]:
@@ -30,8 +40,7 @@ def all_tasks(paths: Paths) -> list[Task]:
 
 def malformed(paths: Paths) -> list[str]:
     """Relative paths of task files the listing cache could not read (see lint)."""
-    from pm import store
-    return [f"{TASKS}/{n}" for n in store.load(paths.tasks_dir, paths.cache, paths.listing)[1]]
+    return [f"{TASKS}/{n}" for n in _listing(paths).malformed]
 
 
 def _as_set(value):

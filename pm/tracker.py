@@ -124,7 +124,10 @@ class Tracker:
 
     def ready(self, rows: bool = False) -> list[Task]:
         """Open tasks with no open blocker, in work order (rows=True: Summary rows)."""
-        return queries.ready(self._rows() if rows else self.all())
+        if rows:
+            reposetup.ensure(self.paths)
+            return queries.ready_rows(self.paths)
+        return queries.ready(self.all())
 
     def blocked(self) -> list[tuple[Task, list[int], bool]]:
         """[(task, open blocker ids, in a dependency cycle)]."""

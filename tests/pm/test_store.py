@@ -60,3 +60,12 @@ def test_a_listing_made_just_after_a_change_is_not_trusted(big, monkeypatch):
     big.list(rows=True)
     _rewrite_in_place(big, 1, 'content="P2"', 'content="P3"')
     assert big.list(rows=True)[0].priority == "P3"
+
+
+def test_a_big_listing_keeps_pm_readys_answer(big):
+    big.link(3, "blocked-by", 1)
+    big.set_status(2, "done")
+    assert [t.id for t in big.ready(rows=True)] == [1] == [t.id for t in big.ready()]
+    assert [t.id for t in big.ready(rows=True)] == [1]  # from the listing file, unchanged folder
+    big.set_status(1, "done")
+    assert [t.id for t in big.ready(rows=True)] == [3]
