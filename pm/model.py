@@ -114,6 +114,13 @@ class Summary(NamedTuple):
         return [other for kind, other in self.links if kind == "blocked-by"]
 
 
+def summaries_of(rows) -> list[Summary]:
+    """Plain tuples (as the listing file keeps them) as Summaries (what NamedTuple's _make
+    does, without a Python-level call per row)."""
+    from functools import partial
+    return list(map(partial(tuple.__new__, Summary), rows))
+
+
 def now() -> str:
     """The time now as pm writes it: ISO 8601, UTC, whole seconds."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -20,7 +20,7 @@ import os
 import time
 from typing import NamedTuple
 
-from pm.model import Summary
+from pm.model import Summary, summaries_of
 from pm.taskfile import summary
 
 _VERSION = 5  # 5: summaries with labels and pm ls lines; pm ready's order
@@ -55,7 +55,9 @@ def load(tasks_dir: str, cache_path: str, listing_path: str) -> Listing:
                 data = fh.read()                     # in small pieces, 7x slower here
             version, made_for, racy, count, rows, malformed, ready = marshal.loads(data)
             if version == _VERSION and made_for == stamp and not racy and count > FULL_CHECK_LIMIT:
-                rows = list(map(Summary._make, rows))
+                rows = summaries_of(rows)
+                if ready is None:  # a pm write patched the rows (note_writes): order them once
+                    ready = _save_listing(listing_path, stamp, False, count, rows, malformed)
                 return Listing(rows, malformed, [rows[i] for i in ready])
         except (OSError, EOFError, ValueError, TypeError):
             pass
@@ -65,21 +67,73 @@ def load(tasks_dir: str, cache_path: str, listing_path: str) -> Listing:
     malformed = sorted(name for name, (_key, s, _text) in entries.items() if s is None)
     if len(entries) <= FULL_CHECK_LIMIT:
         return Listing(rows, malformed, None)
-    # pm ready's answer is a pure function of these rows: kept with them, it costs one
-    # analysis per change of the folder instead of one per call.
+    ready = _save_listing(listing_path, stamp, started - stamp[0] < RACY_NS, len(entries), rows,
+                          malformed)
+    return Listing(rows, malformed, [rows[i] for i in ready])
+
+
+def _save_listing(listing_path: str, stamp: tuple, racy: bool, count: int, rows: list,
+                  malformed: list) -> list[int]:
+    """Write the listing file; pm ready's order (positions in ROWS). pm ready's answer is a
+    pure function of the rows: kept with them, it costs one analysis per change of the
+    folder instead of one per call."""
+    import marshal
+
     from plumbing.files import atomic_write
 
     from pm.graph import analyse
-    ready = analyse(rows)[0]
     position = {id(row): i for i, row in enumerate(rows)}
-    racy = started - stamp[0] < RACY_NS
-    data = marshal.dumps((_VERSION, stamp, racy, len(entries), [tuple(r) for r in rows], malformed,
-                          [position[id(row)] for row in ready]))
+    ready = [position[id(row)] for row in analyse(rows)[0]]
+    data = marshal.dumps((_VERSION, stamp, racy, count, [tuple(r) for r in rows], malformed, ready))
     try:
         atomic_write(listing_path, data, durable=False)
     except OSError:  # a read-only tracker still lists
         pass
-    return Listing(rows, malformed, ready)
+    return ready
+
+
+def folder_stamp(tasks_dir: str) -> tuple:
+    """The tasks folder's state as a listing records it (a unit of work notes it first)."""
+    return _folder_stamp(tasks_dir)
+
+
+def note_writes(tasks_dir: str, listing_path: str, before: tuple, names: list[str]) -> None:
+    """After a pm change that wrote task files NAMES under the lock: if the listing file was
+    made for the folder as it was before (BEFORE), patch those rows and record the folder as
+    it is now, so the next listing need not stat every file. pm ready's order is made again
+    by the next listing that needs it."""
+    import marshal
+    from bisect import insort
+
+    from plumbing.files import atomic_write
+    from pm.output import line
+    try:
+        with open(listing_path, "rb") as fh:
+            data = fh.read()
+        version, made_for, racy, count, rows, malformed, _ready = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return
+    if version != _VERSION or made_for != before or racy:
+        return
+    gone = {f"tasks/{n}" for n in names}
+    kept = [r for r in rows if r[11] not in gone]
+    malformed = [m for m in malformed if m not in names]
+    for name in names:
+        try:
+            s = summary(_read_text(os.path.join(tasks_dir, name)))
+        except FileNotFoundError:
+            continue
+        if s is None:
+            malformed.append(name)
+            continue
+        path = f"tasks/{name}"
+        insort(kept, (*s, path, line(Summary(*s, path, ""))), key=lambda r: r[0])
+    count = len(kept) + len(malformed)
+    data = marshal.dumps((_VERSION, _folder_stamp(tasks_dir), False, count, kept, sorted(malformed), None))
+    try:
+        atomic_write(listing_path, data, durable=False)
+    except OSError:
+        pass
 
 
 def _by_id(row: Summary) -> int:

@@ -171,6 +171,7 @@ def _merge(work, root: str, remote: str, remote_head: str, report: SyncReport) -
     actor = work.actor
     env = {"GIT_AUTHOR_NAME": actor.name, "GIT_AUTHOR_EMAIL": f"{actor.session}@{actor.role}.pm.invalid",
            "GIT_COMMITTER_NAME": actor.name, "GIT_COMMITTER_EMAIL": f"{actor.session}@{actor.role}.pm.invalid"}
+    work.changed_outside()
     _git(root, *_NO_HOOKS, "merge", "-q", "--no-commit", "--no-ff", remote_head, check=False, env=env)
     try:
         if not os.path.exists(os.path.join(root, ".git", "MERGE_HEAD")):
@@ -230,6 +231,7 @@ def sync(tracker, remote: str | None = None, attempts: int = ATTEMPTS) -> SyncRe
                                       "an empty remote")
                 report.received += _count(root, f"{head}..{remote_head}")
                 if _is_ancestor(root, head, remote_head):
+                    work.changed_outside()
                     _checked(root, *_NO_HOOKS, "merge", "-q", "--ff-only", remote_head)
                     _refresh_overview(work)
                 else:

@@ -39,6 +39,7 @@ class UnitOfWork:
         self.actor = actor
         self.lock_timeout = lock_timeout
         self._lock = None
+        self._folder = None  # the tasks folder's state a big listing was made for (pm.store)
         self._undo: dict[str, str | None] = {}  # absolute path -> old text (None: did not exist)
         self._staged = False
 
@@ -55,7 +56,21 @@ class UnitOfWork:
             raise LockTimeout(str(exc)) from None
         self._lock = lock
         self._undo, self._staged = {}, False
+        self._folder = self._listing_stamp()
         return self
+
+    def changed_outside(self) -> None:
+        """Say that something other than this unit of work (git merging) changed task files:
+        its commit must not vouch for the listing file then."""
+        self._folder = None
+
+    def _listing_stamp(self):
+        """The tasks folder's state when a big tracker's listing file exists (pm.store), so
+        the commit can keep that listing valid; None otherwise (nothing to keep)."""
+        if not os.path.exists(self.paths.listing):
+            return None
+        from pm import store
+        return store.folder_stamp(self.paths.tasks_dir)
 
     def __exit__(self, kind, exc, tb) -> None:
         try:
@@ -202,6 +217,11 @@ class UnitOfWork:
         commit = gitrepo.commit_paths(self.paths.root, rels, "\n".join(lines) + "\n", actor.name,
                                       f"{actor.session}@{actor.role}.pm.invalid")
         self._undo, self._staged = {}, False  # landed: nothing to roll back any more
+        if self._folder is not None:
+            from pm import store
+            store.note_writes(self.paths.tasks_dir, self.paths.listing, self._folder,
+                              [r.split("/", 1)[1] for r in rels if r.startswith("tasks/") and r.endswith(".html")])
+            self._folder = self._listing_stamp()
         return commit
 
 

@@ -69,3 +69,17 @@ def test_a_big_listing_keeps_pm_readys_answer(big):
     assert [t.id for t in big.ready(rows=True)] == [1]  # from the listing file, unchanged folder
     big.set_status(1, "done")
     assert [t.id for t in big.ready(rows=True)] == [3]
+
+
+def test_pm_writes_keep_a_big_listing_valid(big, monkeypatch):
+    big.list(rows=True)
+    big.set_status(2, "review")
+    made = big.new("four", labels=["ui"])
+    listing_time = os.stat(big.paths.listing).st_mtime_ns
+    rows = big.list(rows=True)  # patched by the writes: read, not rebuilt
+    assert os.stat(big.paths.listing).st_mtime_ns == listing_time
+    assert [(r.id, r.status, r.labels) for r in rows] == [
+        (1, "open", ()), (2, "review", ()), (3, "open", ()), (made.id, "open", ("ui",))]
+    assert [t.id for t in big.ready(rows=True)] == [1, 3, 4] == [t.id for t in big.ready()]
+    monkeypatch.setenv("PM_CHECK_EVERY_FILE", "1")
+    assert [tuple(r) for r in big.list(rows=True)] == [tuple(r) for r in rows]  # as a full check
