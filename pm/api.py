@@ -11,7 +11,9 @@ Reading (no lock taken):
     tracker.get(id) -> Task             full task; raises TaskNotFound (or ParseError)
     tracker.read(id) -> (Task, version) the task and its version (its file's git blob id);
         tracker.versions(ids) -> {id: version}
-    tracker.list(..., label=) keeps tasks carrying every label given
+    tracker.list(..., label=) keeps tasks carrying every label given; list(..., rows=True) and
+        ready(rows=True) give read-only pm.model.Summary rows (Task's summary fields plus the
+        task's `pm ls` line): what the CLI prints, cheap at 100,000 tasks
     tracker.history(id) -> [HistoryEntry(commit, who, date, message, diff)]  newest first;
         who is "role/session"
     tracker.search(text) -> [Task]      full text, every word, case-insensitive
