@@ -149,18 +149,24 @@ def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, st
     report("baseline: python -c pass (interpreter only)",
            [timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
     for name, variant_env in variants:
-        with contextlib.suppress(FileNotFoundError):  # the import built it
-            os.unlink(os.path.join(root, ".git", "pm", "cache.pickle"))
+        for cache in ("cache.pickle", "summaries.pickle", "listing.marshal"):  # the import built them
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(root, ".git", "pm", cache))
         cold, cold_cpu = timed(PM + ["ls"], variant_env)
         label = "pm ls, cold listing cache" + (f" [{name}]" if len(variants) > 1 else "")
         print(f"  {label:<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
     timed(PM + ["ls"], env)  # warm the cache again
-    ls = compare("pm ls", [PM + ["ls"] for _ in range(runs)], variants,
-                 0.3 if n <= 10000 else 3.0)
+    ls = compare("pm ls", [PM + ["ls"] for _ in range(runs)], variants, 0.3)
     out = {"ls": ls["now"]}
-    if not full:
+    if not full and n <= 10000:
         return out
     out["ready"] = compare("pm ready", [PM + ["ready"]] * runs, variants, 0.3)["now"]
+    if not full:  # the big tracker: the listings and a status change with its commit
+        sampled = random.Random(3).sample(range(1, n + 1), runs * len(variants))
+        out["status"] = compare("pm status N S (incl. its git commit)",
+                                lambda v: [PM + ["status", str(i), s] for i in sampled[v * runs:(v + 1) * runs]
+                                           for s in ("review", "wontfix")], variants, 0.15)["now"]
+        return out
     out["ls_json"] = compare("pm ls --json", [PM + ["ls", "--json"]] * runs,
                              variants)["now"]
     # Each variant changes tasks of its own, so every status change really changes the task
@@ -300,7 +306,7 @@ def main() -> None:
         if only & {"size", "backlog"}:
             figures = bench_size(work, args.tasks, args.runs, full="size" in only, baseline=baseline)
         if "big" in only and args.big:
-            bench_size(work, args.big, max(5, args.runs // 4), full=False)
+            bench_size(work, args.big, max(5, args.runs // 4), full=False, baseline=baseline)
         if "new" in only:
             concurrent_new(work, args.procs, args.each)
         if "race" in only:

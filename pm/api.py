@@ -9,6 +9,11 @@ Reading (no lock taken):
     tracker.list(status=None, priority=None, kind=None, sprint=None, text=None) -> [Task]
         summaries by id; each filter takes a value or a list; sprint=True/False; text matches titles
     tracker.get(id) -> Task             full task; raises TaskNotFound (or ParseError)
+    tracker.read(id) -> (Task, version) the task and its version (its file's git blob id);
+        tracker.versions(ids) -> {id: version}
+    tracker.list(..., label=) keeps tasks carrying every label given; list(..., rows=True) and
+        ready(rows=True) give read-only pm.model.Summary rows (Task's summary fields plus the
+        task's `pm ls` line): what the CLI prints, cheap at 100,000 tasks
     tracker.history(id) -> [HistoryEntry(commit, who, date, message, diff)]  newest first;
         who is "role/session"
     tracker.search(text) -> [Task]      full text, every word, case-insensitive
@@ -20,12 +25,14 @@ Reading (no lock taken):
 
 Changing (each call: lock, validate, atomic write, overview, one git commit naming who acts;
 who acts is tracker.actor, from PM_ROLE/PM_SESSION unless Tracker(path, actor=Actor(...))):
-    new(title, priority=, kind=, status=, problem=, fix=, verification=, owner=, links=) -> Task
+    new(title, priority=, kind=, status=, problem=, fix=, verification=, owner=, links=, labels=) -> Task
     set_status(id, status, expect=None) (compare-and-set when expect given), start(id), done(id),
     claim(id=None) (None: next ready task; raises NothingReady / Conflict),
-    set(id, title=/priority=/kind=/status=/owner=/problem=/fix=/verification=),
+    set(id, title=/priority=/kind=/status=/owner=/labels=/problem=/fix=/verification=),
     log(id, message, html_text=False), link(id, type, other), unlink(id, type, other),
     promote(id, rank=None), rank(id, rank), demote(id)   (ceo role only: RoleRefused otherwise)
+    set_status, set, log, promote, rank and demote take version= (from read()): compare-and-set,
+    StaleEdit (a Conflict; .changes lists what changed since that version) when the task moved on
     import_file(path, backlog=None) (JSONL, or a Backlog.md project when backlog=True or path is
     a directory; one commit), import_records(records)
 
@@ -43,13 +50,13 @@ The unit of work every change above runs in, for code that makes its own change:
 Task fields: id, title, status, priority, kind, sprint_rank (int or None), created, updated
 (ISO 8601 UTC), owner ("role/session" or ""), path ("tasks/<n>-<slug>.html", relative to
 tracker.root), sections {"problem"|"fix"|"verification": inner HTML exactly as written},
-links [(type, id)], log [LogEntry(time, who, html)]. Summaries leave sections and log empty.
+links [(type, id)], log [LogEntry(time, who, html)], labels [str]. Summaries leave sections and log empty.
 Task.compact() / Task.full() give the JSON forms of pm's --json output.
 
 Errors all derive from PmError; str(error) is a message naming the object and the fix.
 """
 from pm.errors import (Conflict, GitError, InvalidValue, LockTimeout, NothingReady, ParseError,
-                       PmError, RoleRefused, TaskNotFound, TrackerNotFound)
+                       PmError, RoleRefused, StaleEdit, TaskNotFound, TrackerNotFound)
 from pm.model import (FINISHED, KINDS, LINK_TYPES, PRIORITIES, ROLES, SECTIONS, STATUSES, Actor,
                       LogEntry, Task)
 from pm.audit import AuditFinding
@@ -59,6 +66,6 @@ from pm.tracker import Tracker
 __all__ = [
     "Tracker", "Task", "LogEntry", "HistoryEntry", "AuditFinding", "Actor",
     "PmError", "TaskNotFound", "TrackerNotFound", "ParseError", "InvalidValue", "Conflict",
-    "NothingReady", "RoleRefused", "LockTimeout", "GitError",
+    "NothingReady", "RoleRefused", "LockTimeout", "GitError", "StaleEdit",
     "STATUSES", "FINISHED", "PRIORITIES", "KINDS", "LINK_TYPES", "ROLES", "SECTIONS",
 ]

@@ -15,7 +15,10 @@ def read_records(path: str, backlog: bool | None = None) -> list[dict]:
     None and PATH is a directory)."""
     if backlog is None:
         backlog = os.path.isdir(path)
-    return transfer.read_backlog(path) if backlog else transfer.read_jsonl(path)
+    if backlog:
+        from pm import backlogmd
+        return backlogmd.read(path)
+    return transfer.read_jsonl(path)
 
 
 def check_import(actor: Actor, records: list[dict]) -> None:
@@ -30,7 +33,9 @@ def import_records(work, records: list[dict]) -> list[int]:
     ids. A record's id is kept when given (it must be free), else a fresh number is
     reserved. Links may point at existing tasks or at ids inside the import."""
     existing = work.names()
+    _place_backlog(existing, records)
     ids = _assign_ids(work, existing, records)
+    _resolve_backlog_links(records, ids)
     stamp = now()
     tasks = [_task(r, task_id, stamp) for r, task_id in zip(records, ids)]
     files = dict(existing)
@@ -62,8 +67,8 @@ def _assign_ids(work, existing: dict[int, str], records: list[dict]) -> list[int
         raise Conflict(f"ids already taken or repeated in the import: "
                        f"{', '.join(map(str, clash[:10]))}; drop the id fields to get fresh numbers")
     fresh = sum(1 for r in records if r.get("id") is None)
+    numbers.cover(work, max(given, default=0))  # first: fresh numbers start above kept ones
     counter = numbers.reserve(work, existing, fresh) if fresh else None
-    numbers.cover(work, max(given, default=0))
     ids = []
     for r in records:
         if r.get("id") is None:
@@ -74,6 +79,27 @@ def _assign_ids(work, existing: dict[int, str], records: list[dict]) -> list[int
     return ids
 
 
+def _place_backlog(existing: dict[int, str], records: list[dict]) -> None:
+    """Backlog.md records (pm.backlogmd) keep their number when it is free in the tracker
+    and not wanted by an earlier record; the others get fresh numbers."""
+    taken = set(existing)
+    for r in records:
+        want = r.get("backlog", {}).get("want")
+        if "backlog" in r:
+            r["id"] = want if want is not None and want not in taken else None
+            if r["id"] is not None:
+                taken.add(r["id"])
+
+
+def _resolve_backlog_links(records: list[dict], ids: list[int]) -> None:
+    """Turn Backlog.md links by id string into links to the numbers just given."""
+    by_ref = {r["backlog"]["ref"]: i for r, i in zip(records, ids) if "backlog" in r}
+    for r in records:
+        if "backlog" in r:
+            links = list(r["links"]) + [(kind, by_ref[ref]) for kind, ref in r["backlog"]["links"]]
+            r["links"] = list(dict.fromkeys(links))
+
+
 def _task(r: dict, task_id: int, stamp: str) -> Task:
     title = clean_title(r["title"])
     return Task(
@@ -82,7 +108,8 @@ def _task(r: dict, task_id: int, stamp: str) -> Task:
         updated=r.get("updated") or r.get("created") or stamp, owner=r.get("owner") or "",
         path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
         sections={n: r.get(n) or "" for n in SECTIONS}, links=list(r["links"]),
-        log=[LogEntry(e["time"], e["who"], e["html"]) for e in r.get("log") or []])
+        log=[LogEntry(e["time"], e["who"], e["html"]) for e in r.get("log") or []],
+        labels=list(r.get("labels") or []))
 
 
 def _close_links(tasks: list[Task], files: dict[int, str]) -> dict[int, list]:
@@ -103,6 +130,33 @@ def _close_links(tasks: list[Task], files: dict[int, str]) -> dict[int, list]:
             else:
                 outside.setdefault(other, []).append((inverse, t.id))
     return outside
+
+
+def number_list(ids: list[int]) -> str:
+    """The ids as runs: "#1..#3, #5, #7..#9"."""
+    runs: list[list[int]] = []
+    for i in sorted(ids):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(f"#{a}" if a == b else f"#{a}..#{b}" for a, b in runs)
+
+
+def import_report(records: list[dict], ids: list[int]) -> list[str]:
+    """pm import's summary: the numbers given, then each Backlog.md task that did not keep its
+    own number and what the drafts and archived tasks became."""
+    lines = [f"imported {len(ids)} task(s)" + (f": {number_list(ids)}" if ids else "")]
+    for r, i in zip(records, ids):
+        info = r.get("backlog")
+        if info and info["want"] != i:
+            lines.append(f"  {info['ref']} is #{i} ({os.path.basename(info['file'])})")
+    for label, what in (("draft", "drafts imported as open, labelled draft"),
+                        ("archived", "archived tasks imported as wontfix (done if done), labelled archived")):
+        marked = [i for r, i in zip(records, ids) if label in (r.get("labels") or [])]
+        if marked:
+            lines.append(f"  {len(marked)} {what}: {number_list(marked)}")
+    return lines
 
 
 def export_records(tracker) -> list[dict]:

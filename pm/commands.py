@@ -52,14 +52,17 @@ def init(directory):
 @click.option("--blocks", type=int, multiple=True, help="Task ids waiting for this one.")
 @click.option("--related", type=int, multiple=True)
 @click.option("--spawned-from", type=int, multiple=True)
+@click.option("--parent", type=int, multiple=True, help="The task this one is a subtask of.")
+@click.option("--label", "-l", "labels", multiple=True, help="A label (repeatable).")
 @JSON
 def new(title, priority, kind, problem, fix, verification, blocked_by, blocks, related,
-        spawned_from, as_json):
+        spawned_from, parent, labels, as_json):
     """Create a task; prints its number."""
     links = ([("blocked-by", i) for i in blocked_by] + [("blocks", i) for i in blocks]
-             + [("related", i) for i in related] + [("spawned-from", i) for i in spawned_from])
+             + [("related", i) for i in related] + [("spawned-from", i) for i in spawned_from]
+             + [("parent", i) for i in parent])
     task = _tracker().new(title, priority=priority, kind=kind, problem=problem, fix=fix,
-                          verification=verification, links=links)
+                          verification=verification, links=links, labels=labels)
     _done(task, as_json, str(task.id))
 
 
@@ -82,12 +85,14 @@ def show(task_id, as_json):
 @click.option("--kind", "-k", multiple=True, help="Keep these kinds (repeatable).")
 @click.option("--sprint/--no-sprint", default=None, help="Only sprint tasks / only the others.")
 @click.option("--text", "-t", help="Words the title must contain.")
+@click.option("--label", "-l", multiple=True, help="Keep tasks carrying this label (repeatable: all).")
 @click.option("--limit", type=int, help="At most this many.")
 @JSON
-def ls_(status, priority, kind, sprint, text, limit, as_json):
+def ls_(status, priority, kind, sprint, text, label, limit, as_json):
     """List tasks by id, filtered."""
     tasks = _tracker().list(status=status or None, priority=priority or None, kind=kind or None,
-                            sprint=sprint, text=text)
+                            sprint=sprint, text=text, label=[l.lower() for l in label] or None,
+                            rows=True)
     _listing(tasks[:limit] if limit else tasks, as_json)
 
 
@@ -95,7 +100,7 @@ def ls_(status, priority, kind, sprint, text, limit, as_json):
 @JSON
 def ready(as_json):
     """Open tasks with no open blocker, in work order (sprint rank, priority, id)."""
-    _listing(_tracker().ready(), as_json)
+    _listing(_tracker().ready(rows=True), as_json)
 
 
 @cli.command()
@@ -166,6 +171,7 @@ def status(task_id, new_status, from_, as_json):
 @click.option("--kind", "-k")
 @click.option("--status")
 @click.option("--owner")
+@click.option("--labels", help="Replace the labels: comma-separated words (\"\" for none).")
 @click.option("--problem", help="Replace the problem section with this HTML.")
 @click.option("--fix", help="Replace the fix section with this HTML.")
 @click.option("--verification", help="Replace the verification section with this HTML.")
@@ -196,7 +202,8 @@ def log(task_id, message, html_text, as_json):
 @click.argument("link_type")
 @click.argument("other", type=int)
 def link(task_id, link_type, other):
-    """Link TASK_ID to OTHER: related, blocks, blocked-by, spawned-from, duplicates."""
+    """Link TASK_ID to OTHER: related, blocks, blocked-by, spawned-from, duplicates, parent,
+    subtask."""
     _tracker().link(task_id, link_type, other)
     click.echo(f"#{task_id} {link_type} #{other}")
 
@@ -368,14 +375,27 @@ def overview(static, output, commit, quiet):
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8765, show_default=True)
-def serve(host, port):
-    """Serve the web UI (overview, board, task pages, search)."""
+@click.option("--allow-host", multiple=True,
+              help="Another host name the browser may use (loopback names always work).")
+def serve(host, port, allow_host):
+    """Serve the web UI (overview, board, task pages, search; edits act as PM_ROLE/PM_SESSION)."""
     tracker = _tracker()
     try:
         from pm.web.serve import serve as run
     except ImportError as err:
         raise PmError(f"the web UI (pm.web) is not available ({err})")
-    run(tracker, host, port)
+    run(tracker, host, port, allowed_hosts=allow_host)
+
+
+@cli.command(name="sync")
+@click.argument("remote", required=False)
+@JSON
+def sync_(remote, as_json):
+    """Fetch, merge and push the tracker (REMOTE: a git remote, path or URL; default the
+    branch's upstream or origin); clashing new task numbers are renumbered on this side."""
+    from pm.sync import sync
+    report = sync(_tracker(), remote)
+    _emit(report.as_json()) if as_json else click.echo("\n".join(report.lines()))
 
 
 @cli.command(name="export")
@@ -395,8 +415,10 @@ def export_(output):
 @click.option("--backlog", is_flag=True, help="SOURCE is a Backlog.md project (backlog/tasks/*.md).")
 def import_(source, backlog):
     """Add tasks from a JSONL file (or a Backlog.md project) in one commit."""
-    ids = _tracker().import_file(source, backlog=True if backlog else None)
-    click.echo(f"imported {len(ids)} task(s)" + (f": #{ids[0]}..#{ids[-1]}" if ids else ""))
+    from pm import bulk
+    records = bulk.read_records(source, True if backlog else None)
+    ids = _tracker().import_records(records)
+    click.echo("\n".join(bulk.import_report(records, ids)))
 
 
 @cli.command()

@@ -35,6 +35,15 @@ class Conflict(PmError):
     """A compare-and-set failed: the task is no longer in the expected state."""
 
 
+class StaleEdit(Conflict):
+    """An edit made against a version of the task that is no longer the current one."""
+
+    def __init__(self, task_id, changes):
+        self.task_id, self.changes = task_id, list(changes)
+        super().__init__(f"task {task_id} changed since you read it ({'; '.join(self.changes)}); "
+                         "nothing was written: read it again (reload the page) and redo your edit")
+
+
 class NothingReady(PmError):
     """claim --next found no ready task (or another caller won it)."""
 

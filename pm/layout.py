@@ -44,7 +44,11 @@ class Paths:
 
     @property
     def cache(self) -> str:
-        return os.path.join(self.pm_dir, "cache.pickle")
+        return os.path.join(self.pm_dir, "summaries.pickle")
+
+    @property
+    def listing(self) -> str:
+        return os.path.join(self.pm_dir, "listing.marshal")
 
     @property
     def lock(self) -> str:

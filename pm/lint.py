@@ -17,6 +17,7 @@ from pm import graph, numbers, reposetup, taskfile
 from pm.errors import ParseError
 from pm.layout import GITATTRIBUTES, OVERVIEW, TASKS, is_temp_name, task_names
 from pm.model import INVERSE_LINK, now
+from pm.renumber import renumber
 
 NAME_RE = re.compile(r"^([1-9]\d*)-[a-z0-9]+(?:-[a-z0-9]+)*\.html$")
 
@@ -188,18 +189,8 @@ def _renumber_duplicates(work, docs: dict, touched: dict, removed: list, fixed: 
         for rel in rels[1:]:
             doc = docs.pop(rel)
             new_id = numbers.reserve(work, task_names(work.paths.tasks_dir))
-            old_name = os.path.basename(rel)
-            new_rel = f"tasks/{new_id}-{old_name.split('-', 1)[1]}"
-            doc.path = new_rel
-            doc.set_meta("id", str(new_id))
-            doc.refresh_fields()
-            work.create(new_rel, doc.to_text())
-            work.remove(rel)
+            new_rel, changed = renumber(work, doc, new_id, docs)
             removed.append(rel)
             docs[new_rel] = touched[new_rel] = doc
+            touched.update({r: docs[r] for r in changed})
             fixed.append(f"{rel} is now #{new_id} ({new_rel}); #{old_id} stays {rels[0]}")
-            for other_rel, other in docs.items():
-                for index, (_kind, target, href, _at) in enumerate(list(other.links)):
-                    if target == old_id and href == old_name:
-                        other.set_link_href(index, os.path.basename(new_rel), new_id)
-                        touched[other_rel] = other

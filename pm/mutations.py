@@ -10,9 +10,9 @@ from pm import numbers, queries, taskfile
 from pm.errors import Conflict, InvalidValue, NothingReady, TaskNotFound
 from pm.layout import TASKS
 from pm.model import (INVERSE_LINK, KINDS, LINK_TYPES, PRIORITIES, SECTIONS, STATUSES, LogEntry,
-                      Task, check, check_who, clean_title, now)
+                      Task, check, check_labels, check_who, clean_title, now)
 
-SETTABLE = frozenset({"title", "priority", "kind", "status", "owner", *SECTIONS})
+SETTABLE = frozenset({"title", "priority", "kind", "status", "owner", "labels", *SECTIONS})
 
 
 def quoted(title: str) -> str:
@@ -45,7 +45,7 @@ def check_new(title: str, priority: str, kind: str, status: str, owner: str, lin
 
 
 def new(work, title: str, *, priority: str, kind: str, status: str, problem: str, fix: str,
-        verification: str, owner: str, links: list) -> Task:
+        verification: str, owner: str, links: list, labels: list = ()) -> Task:
     """Create a task under a freshly reserved number (arguments from check_new)."""
     files = work.names()
     for _k, other in links:
@@ -57,7 +57,7 @@ def new(work, title: str, *, priority: str, kind: str, status: str, problem: str
                 created=stamp, updated=stamp, owner=owner,
                 path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
                 sections={"problem": problem, "fix": fix, "verification": verification},
-                links=links)
+                links=links, labels=list(labels))
     peers = []
     for kind_, other in links:  # read and validate the other tasks before writing
         inverse = INVERSE_LINK.get(kind_)
@@ -124,6 +124,8 @@ def check_fields(fields: dict) -> dict:
             check(fields[name], allowed_values, name)
     if fields.get("owner"):
         check_who(fields["owner"])
+    if "labels" in fields:
+        fields["labels"] = check_labels(fields["labels"])
     return fields
 
 
@@ -135,6 +137,8 @@ def set_fields(work, task_id: int, fields: dict) -> Task:
                 doc.set_title(value)
             elif name in SECTIONS:
                 doc.set_section(name, value)
+            elif name == "labels":
+                doc.set_meta(name, ",".join(value))
             else:
                 doc.set_meta(name, value)
         return ", ".join(sorted(fields))

@@ -5,38 +5,42 @@ from __future__ import annotations
 import html
 import os
 import re
-from operator import attrgetter
 
 from pm import taskfile
 from pm.errors import ParseError
 from pm.layout import TASKS, Paths, file_of
-from pm.model import Task
+from pm.model import Summary, Task
 
-_by_id = attrgetter("id")
-
-
-def _task_from_summary(name: str, s: tuple) -> Task:
+def _task(s: Summary) -> Task:
     # Positional: at 100,000 tasks this runs 100,000 times per listing.
-    return Task(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], f"{TASKS}/{name}", {},
-                list(s[9]), [])
+    return Task(s.id, s.title, s.status, s.priority, s.kind, s.sprint_rank, s.created, s.updated,
+                s.owner, s.path, {}, list(s.links), [], list(s.labels))
 
 
-def summaries(paths: Paths) -> dict[str, tuple | None]:
-    """{file name: summary tuple, or None for a file that is not a well-formed task}."""
+def rows(paths: Paths) -> list[Summary]:
+    """Every well-formed task as a Summary (read-only, light), by id: the listing cache."""
+    return _listing(paths).rows
+
+
+def _listing(paths: Paths):
     from pm import store  # lazy, as graph below: pm show needs neither
-    return store.load(paths.tasks_dir, paths.cache)
+    return store.load(paths.tasks_dir, paths.cache, paths.listing)
+
+
+def ready_rows(paths: Paths) -> list[Summary]:
+    """pm ready's rows: kept in the listing file of a big tracker, else worked out."""
+    listing = _listing(paths)
+    return listing.ready if listing.ready is not None else ready(listing.rows)
 
 
 def all_tasks(paths: Paths) -> list[Task]:
-    """Every well-formed task as a summary (sections and log left empty), by id."""
-    tasks = [_task_from_summary(n, s) for n, s in summaries(paths).items() if s]
-    tasks.sort(key=_by_id)  # ids are unique but for faults lint reports; stable anyway
-    return tasks
+    """Every well-formed task as a summary Task (sections and log left empty), by id."""
+    return list(map(_task, rows(paths)))
 
 
 def malformed(paths: Paths) -> list[str]:
     """Relative paths of task files the listing cache could not read (see lint)."""
-    return sorted(f"{TASKS}/{n}" for n, s in summaries(paths).items() if s is None)
+    return [f"{TASKS}/{n}" for n in _listing(paths).malformed]
 
 
 def _as_set(value):
@@ -44,11 +48,13 @@ def _as_set(value):
 
 
 def filtered(tasks: list[Task], status=None, priority=None, kind=None, sprint=None,
-             text=None) -> list[Task]:
-    """TASKS kept by the filters of Tracker.list (each a value or a list of values)."""
+             text=None, label=None) -> list[Task]:
+    """TASKS kept by the filters of Tracker.list (each a value or a list of values; a task
+    must carry every label given)."""
     statuses, priorities, kinds = _as_set(status), _as_set(priority), _as_set(kind)
+    labels = _as_set(label)
     needle = text.lower() if text else None
-    if not (statuses or priorities or kinds or needle) and sprint is None:
+    if not (statuses or priorities or kinds or needle or labels) and sprint is None:
         return tasks
     out = []
     for t in tasks:
@@ -61,6 +67,8 @@ def filtered(tasks: list[Task], status=None, priority=None, kind=None, sprint=No
         if sprint is not None and (t.sprint_rank is not None) != bool(sprint):
             continue
         if needle and needle not in t.title.lower():
+            continue
+        if labels and not labels.issubset(t.labels):
             continue
         out.append(t)
     return out

@@ -44,6 +44,7 @@ def check_ceo(actor: Actor, verb: str) -> None:
 def resprint(work, task_id: int, rank: int | None, verb: str) -> Task:
     """Inside a unit of work: promote, rank or demote TASK_ID; every task whose rank moves is
     written, and the commit carries the PM-Sprint trailer naming each change."""
+    work.doc(task_id)  # TaskNotFound, or StaleEdit when the caller expected another version
     tasks = work.tasks()
     if not any(t.id == task_id for t in tasks):
         raise TaskNotFound(task_id)

@@ -1,14 +1,31 @@
-"""The listing cache: one summary per task file, kept in .git/pm/cache.pickle and keyed by
-each file's (mtime_ns, size, inode). Only files whose key changed are read again, so
-`pm ls` over 10,000 tasks reads ~nothing but a directory listing and 10,000 stats. The cache
-lives inside .git: it is never tracked, each clone builds its own, and deleting it is safe."""
+"""The listing cache, in .git/pm (never tracked; each clone builds its own; deleting it is safe).
+
+    summaries.pickle one summary per task file, keyed by the file's (mtime_ns, size, inode):
+                     only files whose key changed are read again
+    listing.marshal  every task's Summary (pm.model) in id order with its `pm ls` line, and
+                     the tasks folder's own (mtime_ns, inode, size) when it was made
+
+Up to FULL_CHECK_LIMIT task files, every listing stats every file (10,000 stats: ~20 ms), so
+a file edited in place is seen at once. Above it, stat-ing each file would cost more than the
+whole listing may (100,000 stats: ~190 ms here), so the listing is trusted while the folder is
+unchanged: every pm write, git checkout, merge and pull, and editors that save by replacing
+the file change the folder. A file rewritten in place (same inode) by another program is seen
+after the next change in tasks/, or at once with PM_CHECK_EVERY_FILE=1. A listing made less
+than RACY_NS after the folder last changed is not trusted (a later change could carry the
+same coarse timestamp), as git treats its "racily clean" index entries.
+"""
 from __future__ import annotations
 
 import os
+import time
+from typing import NamedTuple
 
+from pm.model import Summary, summaries_of
 from pm.taskfile import summary
 
-_VERSION = 1
+_VERSION = 5  # 5: summaries with labels and pm ls lines; pm ready's order
+FULL_CHECK_LIMIT = 20_000
+RACY_NS = 2_000_000_000
 
 
 def _read_text(path: str) -> str:
@@ -16,9 +33,123 @@ def _read_text(path: str) -> str:
         return fh.read()
 
 
-def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
-    """{file name: summary tuple, or None when the file is not a well-formed task}."""
-    import pickle  # lazy: pm show never lists
+def _folder_stamp(tasks_dir: str) -> tuple:
+    st = os.stat(tasks_dir)
+    return (st.st_mtime_ns, st.st_ino, st.st_size)
+
+
+class Listing(NamedTuple):
+    rows: list  # every well-formed task as a Summary, by id
+    malformed: list  # names of files that are not well-formed tasks (lint names the fault)
+    ready: list | None  # pm ready's rows in work order, when the listing file holds them
+
+
+def load(tasks_dir: str, cache_path: str, listing_path: str) -> Listing:
+    """The tasks as the listing cache holds them (see the module's docstring)."""
+    import marshal  # lazy: pm show never lists
+    stamp = _folder_stamp(tasks_dir)
+    started = time.time_ns()
+    if os.environ.get("PM_CHECK_EVERY_FILE") != "1":
+        try:
+            with open(listing_path, "rb") as fh:  # loads(read()): marshal.load(fh) reads
+                data = fh.read()                     # in small pieces, 7x slower here
+            version, made_for, racy, count, rows, malformed, ready = marshal.loads(data)
+            if version == _VERSION and made_for == stamp and not racy and count > FULL_CHECK_LIMIT:
+                rows = summaries_of(rows)
+                if ready is None:  # a pm write patched the rows (note_writes): order them once
+                    ready = _save_listing(listing_path, stamp, False, count, rows, malformed)
+                return Listing(rows, malformed, [rows[i] for i in ready])
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    entries = _refresh(tasks_dir, cache_path)
+    rows = sorted((Summary(*s, f"tasks/{name}", text) for name, (_key, s, text) in entries.items() if s),
+                  key=_by_id)
+    malformed = sorted(name for name, (_key, s, _text) in entries.items() if s is None)
+    if len(entries) <= FULL_CHECK_LIMIT:
+        return Listing(rows, malformed, None)
+    ready = _save_listing(listing_path, stamp, started - stamp[0] < RACY_NS, len(entries), rows,
+                          malformed)
+    return Listing(rows, malformed, [rows[i] for i in ready])
+
+
+def _save_listing(listing_path: str, stamp: tuple, racy: bool, count: int, rows: list,
+                  malformed: list) -> list[int]:
+    """Write the listing file; pm ready's order (positions in ROWS). pm ready's answer is a
+    pure function of the rows: kept with them, it costs one analysis per change of the
+    folder instead of one per call."""
+    import marshal
+
+    from plumbing.files import atomic_write
+
+    from pm.graph import analyse
+    position = {id(row): i for i, row in enumerate(rows)}
+    ready = [position[id(row)] for row in analyse(rows)[0]]
+    data = marshal.dumps((_VERSION, stamp, racy, count, [tuple(r) for r in rows], malformed, ready))
+    try:
+        atomic_write(listing_path, data, durable=False)
+    except OSError:  # a read-only tracker still lists
+        pass
+    return ready
+
+
+def folder_stamp(tasks_dir: str) -> tuple:
+    """The tasks folder's state as a listing records it (a unit of work notes it first)."""
+    return _folder_stamp(tasks_dir)
+
+
+def note_writes(tasks_dir: str, listing_path: str, before: tuple, names: list[str]) -> None:
+    """After a pm change that wrote task files NAMES under the lock: if the listing file was
+    made for the folder as it was before (BEFORE), patch those rows and record the folder as
+    it is now, so the next listing need not stat every file. pm ready's order is made again
+    by the next listing that needs it."""
+    import marshal
+    from bisect import insort
+
+    from plumbing.files import atomic_write
+    from pm.output import line
+    try:
+        with open(listing_path, "rb") as fh:
+            data = fh.read()
+        version, made_for, racy, count, rows, malformed, _ready = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return
+    if version != _VERSION or made_for != before or racy:
+        return
+    gone = {f"tasks/{n}" for n in names}
+    kept = [r for r in rows if r[11] not in gone]
+    malformed = [m for m in malformed if m not in names]
+    for name in names:
+        try:
+            s = summary(_read_text(os.path.join(tasks_dir, name)))
+        except FileNotFoundError:
+            continue
+        if s is None:
+            malformed.append(name)
+            continue
+        path = f"tasks/{name}"
+        insort(kept, (*s, path, line(Summary(*s, path, ""))), key=lambda r: r[0])
+    count = len(kept) + len(malformed)
+    data = marshal.dumps((_VERSION, _folder_stamp(tasks_dir), False, count, kept, sorted(malformed), None))
+    try:
+        atomic_write(listing_path, data, durable=False)
+    except OSError:
+        pass
+
+
+def _by_id(row: Summary) -> int:
+    return row.id
+
+
+def _entry(key: tuple, name: str, text: str) -> tuple:
+    """(key, summary tuple or None, the task's pm ls line): the line is made once per change."""
+    from pm.output import line
+    s = summary(text)
+    return (key, s, line(Summary(*s, f"tasks/{name}", "")) if s else "")
+
+
+def _refresh(tasks_dir: str, cache_path: str) -> dict[str, tuple]:
+    """{file name: (key, summary tuple or None, line)}, reading only files whose key changed."""
+    import pickle
     try:
         with open(cache_path, "rb") as fh:
             version, cached = pickle.load(fh)
@@ -43,13 +174,13 @@ def load(tasks_dir: str, cache_path: str) -> dict[str, tuple | None]:
                 fresh[name] = hit
                 continue
             try:
-                fresh[name] = (key, summary(_read_text(entry.path)))
+                fresh[name] = _entry(key, name, _read_text(entry.path))
             except FileNotFoundError:
                 continue
             changed = True
     if changed or len(fresh) != len(cached):
         _save(cache_path, fresh)
-    return {name: value[1] for name, value in fresh.items()}
+    return fresh
 
 
 def _save(cache_path: str, data: dict) -> None:

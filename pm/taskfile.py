@@ -12,8 +12,8 @@ import html
 import re
 
 from pm.errors import ParseError
-from pm.model import (KINDS, LINK_TYPES, META_FIELDS, PRIORITIES, SECTIONS, STATUSES, LogEntry,
-                      Task)
+from pm.model import (KINDS, LINK_TYPES, META_FIELDS, OPTIONAL_META, PRIORITIES, SECTIONS,
+                      STATUSES, LogEntry, Task)
 
 STYLE = ("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;"
          "padding:0 1rem}.pm-fields{color:#555}section{margin-top:1.5rem}</style>")
@@ -29,6 +29,11 @@ LINK_RE = re.compile(r'^<li data-type="([a-z-]+)" data-id="(\d+)">[a-z-]+ <a hre
 LOG_RE = re.compile(r'^<li data-time="([^"]+)" data-who="([^"]+)"><time datetime="[^"]+">[^<]*</time> '
                     r"<b>[^<]*</b>: (.*)</li>$")
 FIELDS_PREFIX = '<p class="pm-fields">'
+
+
+def split_labels(value: str) -> list[str]:
+    """The labels of a pm:labels value (comma-separated)."""
+    return [label for label in value.split(",") if label] if value else []
 
 
 def slugify(title: str, limit: int = 48) -> str:
@@ -51,6 +56,8 @@ def _meta_line(name: str, value: str) -> str:
 def _meta_value(task: Task, name: str) -> str:
     if name == "sprint":
         return "" if task.sprint_rank is None else str(task.sprint_rank)
+    if name == "labels":
+        return ",".join(task.labels)
     return str(getattr(task, name))
 
 
@@ -61,6 +68,8 @@ def fields_line(task: Task) -> str:
         parts.append(f"sprint #{task.sprint_rank}")
     if task.owner:
         parts.append(f"owner {html.escape(task.owner)}")
+    if task.labels:
+        parts.append("labels " + html.escape(", ".join(task.labels)))
     return FIELDS_PREFIX + " · ".join(parts) + "</p>\n"
 
 
@@ -104,6 +113,8 @@ def render(task: Task, hrefs: dict[int, str] | None = None) -> str:
            _csp_line(STYLE),  # pm's own stylesheet (by its hash) and nothing an agent adds
            f"<title>{html.escape(task.title, quote=False)}</title>\n"]
     out += [_meta_line(name, _meta_value(task, name)) for name in META_FIELDS]
+    out += [_meta_line(name, _meta_value(task, name)) for name in OPTIONAL_META
+            if _meta_value(task, name)]
     out += [STYLE + "\n", "</head>\n", "<body>\n",
             f"<h1>{html.escape(task.title, quote=False)}</h1>\n", fields_line(task)]
     for name in SECTIONS:
@@ -141,7 +152,7 @@ class Doc:
 
     # -- reading -------------------------------------------------------------------------
     def value(self, name: str) -> str:
-        return self.values[name]
+        return self.values[name] if name not in OPTIONAL_META else self.values.get(name, "")
 
     def title(self) -> str:
         return html.unescape(TITLE_RE.match(self.lines[self.title_at].rstrip("\r\n")).group(1))
@@ -158,11 +169,18 @@ class Doc:
             sprint_rank=int(sprint) if sprint else None, created=self.value("created"),
             updated=self.value("updated"), owner=self.value("owner"), path=self.path,
             sections={name: self.section(name) for name in SECTIONS},
-            links=[(k, i) for k, i, _h, _at in self.links], log=list(self.log))
+            links=[(k, i) for k, i, _h, _at in self.links], log=list(self.log),
+            labels=split_labels(self.value("labels")))
 
     # -- editing (pm's lines only) -------------------------------------------------------
     def set_meta(self, name: str, value: str) -> None:
-        self.lines[self.meta[name]] = _meta_line(name, value)
+        if name not in self.meta:  # an optional field the file does not have yet
+            at = max(self.meta.values()) + 1
+            self.lines.insert(at, _meta_line(name, value))
+            self._shift(at, 1)
+            self.meta[name] = at
+        else:
+            self.lines[self.meta[name]] = _meta_line(name, value)
         self.values[name] = value
 
     def set_title(self, title: str) -> None:
@@ -206,6 +224,17 @@ class Doc:
         self.lines.insert(at, log_line(entry))
         self._shift(at, 1)
         self.log.append(entry)
+
+    def set_log(self, entries: list[LogEntry]) -> None:
+        """Replace the whole log with ENTRIES (a merge of two clones' logs)."""
+        start = next(i for i in range(self.sections["log"][0], self.ol_end)
+                     if self.lines[i].rstrip("\r\n") == "<ol>")
+        body = [log_line(e) for e in entries]
+        old = self.ol_end - start - 1
+        self.lines[start + 1:self.ol_end] = body
+        self._shift(start + 1, len(body) - old)
+        self.ol_end = start + 1 + len(body)
+        self.log = list(entries)
 
     def refresh_fields(self) -> None:
         self.lines[self.fields_at] = fields_line(self.task())
@@ -261,7 +290,7 @@ def _scan_lines(doc: Doc, bare: list[str], fail) -> tuple[dict[str, int], int | 
             m = META_RE.match(line)
             if m:
                 name = m.group(1)
-                if name not in META_FIELDS:
+                if name not in META_FIELDS and name not in OPTIONAL_META:
                     fail(i, f'unknown field "pm:{name}"')
                 if name in doc.meta:
                     fail(i, f'field "pm:{name}" appears twice')
@@ -372,6 +401,9 @@ def _check_values(doc: Doc, fail) -> None:
             fail(doc.meta[name], f"pm:{name} {value!r} is not one of {', '.join(allowed)}")
     if not re.fullmatch(r"[1-9]\d*", doc.value("id")):
         fail(doc.meta["id"], f"pm:id {doc.value('id')!r} is not a positive number")
+    labels = doc.value("labels")
+    if labels and not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*(,[a-z0-9][a-z0-9._+-]*)*", labels):
+        fail(doc.meta["labels"], f"pm:labels {labels!r} is not comma-separated lower-case words")
     sprint = doc.value("sprint")
     if sprint and not re.fullmatch(r"[1-9]\d*", sprint):
         fail(doc.meta["sprint"], f"pm:sprint {sprint!r} is not empty or a positive rank")
@@ -384,7 +416,7 @@ _FAST_LINK = re.compile(r'^<li data-type="([a-z-]+)" data-id="(\d+)">', re.M)
 
 
 def summary(text: str) -> tuple | None:
-    """(id, title, status, priority, kind, sprint, created, updated, owner, links) or None
+    """(id, title, status, priority, kind, sprint, created, updated, owner, links, labels) or None
     when the file is not a well-formed task (lint then names the fault)."""
     head_end = text.find("</head>")
     if head_end < 0:
@@ -398,4 +430,4 @@ def summary(text: str) -> tuple | None:
     sprint = meta["sprint"]
     return (int(meta["id"]), html.unescape(title.group(1)), meta["status"], meta["priority"],
             meta["kind"], int(sprint) if sprint.isascii() and sprint.isdigit() else None, meta["created"],
-            meta["updated"], meta["owner"], links)
+            meta["updated"], meta["owner"], links, tuple(split_labels(meta.get("labels", ""))))

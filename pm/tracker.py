@@ -67,11 +67,12 @@ class Tracker:
             work.commit([*reposetup.INIT_FILES, OVERVIEW], "pm: init tracker", overview=False)
         return tracker
 
-    def unit_of_work(self):
+    def unit_of_work(self, versions: dict[int, str] | None = None):
         """A pm.unitofwork.UnitOfWork on this tracker, acting as self.actor (a context
-        manager: the lock is held inside the with block)."""
+        manager: the lock is held inside the with block). VERSIONS {id: version} makes it
+        compare-and-set: reading such a task in another version raises StaleEdit."""
         from pm.unitofwork import UnitOfWork
-        return UnitOfWork(self.paths, self.actor, self.lock_timeout)
+        return UnitOfWork(self.paths, self.actor, self.lock_timeout, versions)
 
     # -- reading ---------------------------------------------------------------------------
     def all(self) -> list[Task]:
@@ -83,16 +84,49 @@ class Tracker:
         """Relative paths of task files the listing cache could not read (see lint)."""
         return queries.malformed(self.paths)
 
-    def list(self, status=None, priority=None, kind=None, sprint=None, text=None) -> list[Task]:
+    def list(self, status=None, priority=None, kind=None, sprint=None, text=None,
+             label=None, rows: bool = False) -> list[Task]:
         """Filtered summaries. Each filter takes a value or a list of values; sprint=True
-        keeps sprint tasks, sprint=False the others; text matches title (case-insensitive)."""
-        return queries.filtered(self.all(), status, priority, kind, sprint, text)
+        keeps sprint tasks, sprint=False the others; text matches title (case-insensitive);
+        label keeps tasks carrying every label given. rows=True gives pm.model.Summary rows
+        instead of Tasks (read-only; what `pm ls` prints at 100,000 tasks)."""
+        return queries.filtered(self._rows() if rows else self.all(), status, priority, kind,
+                                sprint, text, label)
+
+    def _rows(self):
+        reposetup.ensure(self.paths)
+        return queries.rows(self.paths)
 
     def get(self, task_id: int) -> Task:
         """The full task (sections, links, log). Raises TaskNotFound or ParseError."""
         return queries.read_doc(self.paths, task_id).task()
 
-    def ready(self) -> list[Task]:
+    def read(self, task_id: int) -> tuple[Task, str]:
+        """The full task and its version (the git blob id of its file), read together; pass
+        the version to a change (version=...) to have it refused if the task moved on."""
+        from pm.versions import version_of
+        doc = queries.read_doc(self.paths, task_id)
+        return doc.task(), version_of(doc.to_text())
+
+    def versions(self, ids) -> dict[int, str]:
+        """{id: version} of the tasks IDS (missing ones left out)."""
+        from pm.errors import TaskNotFound
+        from pm.versions import version_of
+        out = {}
+        for task_id in ids:
+            try:
+                with open(self.paths.path(f"{layout.TASKS}/{layout.file_of(self.tasks_dir, task_id)}"),
+                          encoding="utf-8", newline="") as fh:
+                    out[task_id] = version_of(fh.read())
+            except (TaskNotFound, FileNotFoundError):
+                continue
+        return out
+
+    def ready(self, rows: bool = False) -> list[Task]:
+        """Open tasks with no open blocker, in work order (rows=True: Summary rows)."""
+        if rows:
+            reposetup.ensure(self.paths)
+            return queries.ready_rows(self.paths)
         return queries.ready(self.all())
 
     def blocked(self) -> list[tuple[Task, list[int], bool]]:
@@ -129,21 +163,24 @@ class Tracker:
     # -- changing --------------------------------------------------------------------------
     def new(self, title: str, *, priority: str = "P2", kind: str = "task", status: str = "open",
             problem: str = "", fix: str = "", verification: str = "", owner: str = "",
-            links: list | tuple = ()) -> Task:
+            links: list | tuple = (), labels: list | tuple = ()) -> Task:
         """Create a task under a freshly reserved number; returns it."""
         from pm import mutations
+        from pm.model import check_labels
         title, links = mutations.check_new(title, priority, kind, status, owner, links)
+        labels = check_labels(labels)
         with self.unit_of_work() as work:
             return mutations.new(work, title, priority=priority, kind=kind, status=status,
                                  problem=problem, fix=fix, verification=verification,
-                                 owner=owner, links=links)
+                                 owner=owner, links=links, labels=labels)
 
-    def set_status(self, task_id: int, status: str, expect=None) -> Task:
-        """Set the status; with expect (a status or a list), fail unless the task is in it."""
+    def set_status(self, task_id: int, status: str, expect=None, version: str | None = None) -> Task:
+        """Set the status; with expect (a status or a list), fail unless the task is in it;
+        with version (from read()), fail with StaleEdit unless the task is still that version."""
         from pm import mutations
         from pm.model import STATUSES, check
         check(status, STATUSES, "status")
-        with self.unit_of_work() as work:
+        with self.unit_of_work({task_id: version}) as work:
             return mutations.set_status(work, task_id, status, expect)
 
     def start(self, task_id: int) -> Task:
@@ -161,19 +198,21 @@ class Tracker:
         with self.unit_of_work() as work:
             return mutations.claim(work, who, task_id)
 
-    def set(self, task_id: int, **fields) -> Task:
-        """Set title, priority, kind, status, owner or a section (problem/fix/verification)."""
+    def set(self, task_id: int, version: str | None = None, **fields) -> Task:
+        """Set title, priority, kind, status, owner, labels (a list) or a section
+        (problem/fix/verification)."""
         from pm import mutations
         fields = mutations.check_fields(fields)
-        with self.unit_of_work() as work:
+        with self.unit_of_work({task_id: version}) as work:
             return mutations.set_fields(work, task_id, fields)
 
-    def log(self, task_id: int, message: str, html_text: bool = False) -> Task:
+    def log(self, task_id: int, message: str, html_text: bool = False,
+            version: str | None = None) -> Task:
         """Append a log entry (plain text is escaped; html_text=True keeps it as HTML)."""
         from pm import mutations
         body = mutations.log_body(message, html_text)
         who = self.actor.name
-        with self.unit_of_work() as work:
+        with self.unit_of_work({task_id: version}) as work:
             return mutations.log(work, task_id, who, body)
 
     def link(self, task_id: int, kind: str, other: int) -> Task:
@@ -190,22 +229,22 @@ class Tracker:
             return mutations.relink(work, task_id, kind, other, add)
 
     # -- the sprint (ceo only) -------------------------------------------------------------
-    def promote(self, task_id: int, rank: int | None = None) -> Task:
+    def promote(self, task_id: int, rank: int | None = None, version: str | None = None) -> Task:
         """Put a task into the sprint at rank (default: last)."""
-        return self._resprint(int(task_id), rank, "promote")
+        return self._resprint(int(task_id), rank, "promote", version)
 
-    def rank(self, task_id: int, rank: int) -> Task:
+    def rank(self, task_id: int, rank: int, version: str | None = None) -> Task:
         """Move a sprint task to rank (1 = top); others shift to make room."""
-        return self._resprint(int(task_id), int(rank), "rank")
+        return self._resprint(int(task_id), int(rank), "rank", version)
 
-    def demote(self, task_id: int) -> Task:
+    def demote(self, task_id: int, version: str | None = None) -> Task:
         """Take a task out of the sprint."""
-        return self._resprint(int(task_id), None, "demote")
+        return self._resprint(int(task_id), None, "demote", version)
 
-    def _resprint(self, task_id: int, rank: int | None, verb: str) -> Task:
+    def _resprint(self, task_id: int, rank: int | None, verb: str, version: str | None) -> Task:
         from pm import sprint
         sprint.check_ceo(self.actor, verb)
-        with self.unit_of_work() as work:
+        with self.unit_of_work({task_id: version}) as work:
             return sprint.resprint(work, task_id, rank, verb)
 
     # -- import and export -----------------------------------------------------------------

@@ -32,11 +32,14 @@ LOCK_FIX = "wait for it to finish, or raise PM_LOCK_TIMEOUT"
 class UnitOfWork:
     """A change to one tracker under its lock that commits whole or leaves nothing."""
 
-    def __init__(self, paths: Paths, actor: Actor, lock_timeout: float):
+    def __init__(self, paths: Paths, actor: Actor, lock_timeout: float,
+                 versions: dict[int, str] | None = None):
         self.paths = paths
+        self.versions = {int(k): v for k, v in (versions or {}).items() if v}
         self.actor = actor
         self.lock_timeout = lock_timeout
         self._lock = None
+        self._folder = None  # the tasks folder's state a big listing was made for (pm.store)
         self._undo: dict[str, str | None] = {}  # absolute path -> old text (None: did not exist)
         self._staged = False
 
@@ -53,7 +56,21 @@ class UnitOfWork:
             raise LockTimeout(str(exc)) from None
         self._lock = lock
         self._undo, self._staged = {}, False
+        self._folder = self._listing_stamp()
         return self
+
+    def changed_outside(self) -> None:
+        """Say that something other than this unit of work (git merging) changed task files:
+        its commit must not vouch for the listing file then."""
+        self._folder = None
+
+    def _listing_stamp(self):
+        """The tasks folder's state when a big tracker's listing file exists (pm.store), so
+        the commit can keep that listing valid; None otherwise (nothing to keep)."""
+        if not os.path.exists(self.paths.listing):
+            return None
+        from pm import store
+        return store.folder_stamp(self.paths.tasks_dir)
 
     def __exit__(self, kind, exc, tb) -> None:
         try:
@@ -85,8 +102,27 @@ class UnitOfWork:
 
     # -- reading under the lock -------------------------------------------------------------
     def doc(self, task_id: int) -> taskfile.Doc:
-        """A task file parsed and validated (TaskNotFound, ParseError)."""
-        return queries.read_doc(self.paths, int(task_id))
+        """A task file parsed and validated (TaskNotFound, ParseError); StaleEdit when the
+        unit of work was opened expecting another version of it (compare-and-set)."""
+        doc = queries.read_doc(self.paths, int(task_id))
+        expected = self.versions.pop(int(task_id), None)  # checked once: the change's own
+        if expected:                                      # writes follow
+            self._check_version(doc, expected)
+        return doc
+
+    def _check_version(self, doc: taskfile.Doc, expected: str) -> None:
+        from pm.errors import StaleEdit
+        from pm.versions import changes, version_of
+        if version_of(doc.to_text()) == expected:
+            return
+        old = None
+        if all(c in "0123456789abcdef" for c in expected) and len(expected) == 40:
+            text = gitrepo.git(self.paths.root, "cat-file", "blob", expected, check=False)
+            try:
+                old = taskfile.parse(text, doc.path).task() if text else None
+            except Exception:  # not a task file any more: say so without the details
+                old = None
+        raise StaleEdit(int(doc.value("id")), changes(old, doc.task()))
 
     def tasks(self) -> list[Task]:
         """Every task as a summary, as the files are now."""
@@ -181,6 +217,11 @@ class UnitOfWork:
         commit = gitrepo.commit_paths(self.paths.root, rels, "\n".join(lines) + "\n", actor.name,
                                       f"{actor.session}@{actor.role}.pm.invalid")
         self._undo, self._staged = {}, False  # landed: nothing to roll back any more
+        if self._folder is not None:
+            from pm import store
+            store.note_writes(self.paths.tasks_dir, self.paths.listing, self._folder,
+                              [r.split("/", 1)[1] for r in rels if r.startswith("tasks/") and r.endswith(".html")])
+            self._folder = self._listing_stamp()
         return commit
 
 

@@ -5,10 +5,12 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 import pm.web.blueprints.board as board
+import pm.web.blueprints.edits as edits
 import pm.web.blueprints.overview as overview
 import pm.web.blueprints.search as search
 import pm.web.blueprints.tasks as tasks
 import pm.web.errors as errors
+import pm.web.guard as guard
 import pm.web.templating as templating
 from pm.web.data import SerializedTracker
 from pm.web.headers import add_security_headers
@@ -31,9 +33,10 @@ def create_app(tracker_or_path, test_config=None) -> Flask:
     app.extensions["pm_tracker"] = SerializedTracker(_tracker(tracker_or_path))
     # Behind nginx at /task-x/: X-Forwarded-Prefix makes every url_for() carry the sub-path.
     app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)
-    for blueprint in (overview.bp, board.bp, tasks.bp, search.bp):
+    for blueprint in (overview.bp, board.bp, tasks.bp, search.bp, edits.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
+    guard.register(app)
     templating.register(app)
     app.after_request(add_security_headers)
     return app

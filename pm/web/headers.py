@@ -1,10 +1,13 @@
 """Security headers sent with every response of the web UI."""
 
-# No script at all: the UI is server-rendered HTML and CSS. Images only from this origin or
-# data: URLs, so agent-written <img> tags cannot call out to other hosts.
+# Server-rendered HTML and CSS; the one script is the UI's own file (board.js, from this
+# origin: no inline script, so agent-written markup can never run). Images only from this
+# origin or data: URLs, so agent-written <img> tags cannot call out to other hosts; fetch()
+# only back to this origin.
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'none'",
-    "script-src 'none'",
+    "script-src 'self'",
+    "connect-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "form-action 'self'",
@@ -16,7 +19,9 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    # same-origin, not no-referrer: with no-referrer a form POST carries "Origin: null" and
+    # the Origin check (pm.web.guard) could not tell the UI's own pages from another site's.
+    "Referrer-Policy": "same-origin",
 }
 
 

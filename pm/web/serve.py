@@ -22,8 +22,10 @@ def _print(line: str) -> None:
     print(line, flush=True)
 
 
-def serve(tracker, host="127.0.0.1", port=DEFAULT_PORT, announce=_print) -> None:
-    """Serve until interrupted; prints the URL first (port 0 picks a free port)."""
-    server = make_server(tracker, host=host, port=port)
+def serve(tracker, host="127.0.0.1", port=DEFAULT_PORT, announce=_print, allowed_hosts=()) -> None:
+    """Serve until interrupted; prints the URL first (port 0 picks a free port). Requests
+    must name a loopback host, HOST itself or one of ALLOWED_HOSTS (pm.web.guard)."""
+    names = set(allowed_hosts) | ({host} if host not in ("0.0.0.0", "::") else set())
+    server = make_server(tracker, host=host, port=port, PM_ALLOWED_HOSTS=sorted(names))
     announce(f"pm web UI on http://{host}:{server.effective_port}/ (Ctrl-C stops)")
     serve_forever(server)

@@ -221,7 +221,7 @@ def test_unlink_removes_both_sides(pm):
     assert json.loads(pm("show", "1", "--json"))["links"] == []
     assert len(json.loads(pm("ready", "--json"))) == 2
     assert "cannot link to itself" in pm("link", "1", "related", "1", code=1)
-    assert "link type 'parent'" in pm("link", "1", "parent", "2", code=1)
+    assert "link type 'child'" in pm("link", "1", "child", "2", code=1)
 
 
 def test_overview_static_writes_the_board_page(pm, tmp_path):

@@ -117,5 +117,21 @@ def test_summary_matches_full_parse():
     text = taskfile.render(sample(sprint_rank=2, owner="worker/a"))
     s = taskfile.summary(text)
     assert s == (7, "Fix the ko rule", "open", "P1", "bug", 2, "2026-01-01T00:00:00Z",
-                 "2026-01-01T00:00:00Z", "worker/a", (("blocks", 8),))
+                 "2026-01-01T00:00:00Z", "worker/a", (("blocks", 8),), ())
+    labelled = taskfile.render(sample(labels=["go", "ui"]))
+    assert taskfile.summary(labelled)[10] == ("go", "ui")
+    assert taskfile.parse(labelled).task().labels == ["go", "ui"]
     assert taskfile.summary("<html>not a task</html>") is None
+
+
+def test_labels_are_an_optional_field_set_in_place():
+    text = taskfile.render(sample())
+    assert 'name="pm:labels"' not in text  # files without labels are unchanged
+    doc = taskfile.parse(text)
+    doc.set_meta("labels", "backend,go")
+    doc.refresh_fields()
+    again = taskfile.parse(doc.to_text())
+    assert again.task().labels == ["backend", "go"] and "labels backend, go" in again.to_text()
+    bad = doc.to_text().replace('content="backend,go"', 'content="Back End"')
+    with pytest.raises(ParseError, match="pm:labels 'Back End' is not comma-separated"):
+        taskfile.parse(bad)

@@ -4,7 +4,8 @@ import json
 import pytest
 
 from pm.errors import InvalidValue, RoleRefused
-from pm.transfer import read_backlog, read_jsonl
+from pm.backlogmd import read as read_backlog
+from pm.transfer import read_jsonl
 from tests.pm.conftest import git, run_pm
 
 TASK_1 = """---
@@ -61,13 +62,14 @@ def backlog_project(tmp_path):
 
 def test_backlog_md_tasks_map_onto_pm_fields(backlog_project):
     first, second = read_backlog(str(backlog_project))
-    assert (first["id"], first["title"], first["status"], first["priority"], first["kind"],
+    assert (first["backlog"]["want"], first["title"], first["status"], first["priority"], first["kind"],
             first["owner"]) == (1, "Board renders captures", "in-progress", "P1", "bug", "alice")
     assert first["problem"] == "<p>Captured stones stay on the <strong>board</strong> after a capture.</p>\n"
     assert "<li>[ ] #1 Captured stones disappear</li>" in first["verification"]
     assert "<ol>" in first["fix"]
     assert first["created"] == "2025-06-10T12:30:00Z"
-    assert (second["status"], second["priority"], second["links"]) == ("open", "P2", [("blocked-by", 1)])
+    assert (second["status"], second["priority"], second["backlog"]["links"]) == \
+        ("open", "P2", [("blocked-by", "TASK-1")])
 
 
 def test_import_backlog_md_in_one_commit(tracker_dir, backlog_project):

@@ -158,3 +158,27 @@ def test_doctor_repairs_in_the_same_unit_of_work(tracker, tracker_dir, monkeypat
     assert fixed == ["tasks/1-a.html: added blocks #2"]
     assert left == []
     assert git(tracker_dir, "log", "-1", "--format=%s").strip() == "pm: doctor repairs"
+
+
+def test_a_change_against_an_old_version_is_refused_with_what_changed(tracker_dir):
+    from pm.errors import StaleEdit
+    from pm.model import Actor
+    from pm.tracker import Tracker
+    ceo = Tracker(str(tracker_dir), Actor("ceo", "boss"))
+    task = ceo.new("Ranked")
+    _seen, version = ceo.read(task.id)
+    ceo.set_status(task.id, "review", version=version)  # the current version: accepted
+    _seen, version = ceo.read(task.id)
+    ceo.log(task.id, "someone else was here")
+    ceo.set(task.id, priority="P0")
+    head = git(tracker_dir, "rev-parse", "HEAD")
+    for change in (lambda: ceo.set_status(task.id, "done", version=version),
+                   lambda: ceo.set(task.id, version=version, title="Mine"),
+                   lambda: ceo.log(task.id, "late", version=version),
+                   lambda: ceo.promote(task.id, version=version)):
+        with pytest.raises(StaleEdit) as caught:
+            change()
+        assert caught.value.changes == ["priority: P2 -> P0", 'log: ceo/boss wrote "someone else was here"']
+        assert "reload the page and redo your edit" in str(caught.value).replace("(", "").replace(")", "")
+    assert git(tracker_dir, "rev-parse", "HEAD") == head  # nothing written
+    assert ceo.get(task.id).status == "review"

@@ -1,5 +1,5 @@
 """The board: one column per status, plus the blocked tasks."""
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, url_for
 
 import pm.web.arrange as arrange
 import pm.web.data as data
@@ -11,17 +11,23 @@ CARD_LIMIT = 100  # cards per column; the rest are one click away in the overvie
 
 @bp.get("/board")
 def index():
-    """Columns open / in-progress / blocked / review / done..., narrowed by the filters."""
+    """Columns open / in-progress / blocked / review / done..., narrowed by the filters; cards
+    can be dragged to another status column (pm/web/assets/board.js)."""
     filters = data.request_filters()
     vocab = data.vocabulary()
     listing = data.listing(filters)
     blocked = listing.blocked()
-    columns = arrange.board_columns(listing.tasks, vocab.statuses, vocab.priorities, blocked)
+    columns = arrange.capped(arrange.board_columns(listing.tasks, vocab.statuses, vocab.priorities,
+                                                   blocked), CARD_LIMIT)
+    # Each card carries its task's version: a drop is compare-and-set against what it showed.
+    versions = data.tracker().versions([t.id for c in columns for t in c.tasks])
     return render_template(
         "board/index.html",
         filters=filters,
         vocab=vocab,
         shown=len(listing.tasks),
         blocked=blocked,
-        columns=arrange.capped(columns, CARD_LIMIT),
+        columns=columns,
+        versions=versions,
+        status_url=lambda task: url_for("edits.status", number=task.id),
     )

@@ -30,7 +30,7 @@ def show(ref):
     if ref != str(number):
         return redirect(url_for("tasks.show", ref=number))
     tracker = data.tracker()
-    task = tracker.get(number)
+    task, version = tracker.read(number)  # the forms post this version back (compare-and-set)
     history = tracker.history(number)
     commits = []
     for entry in history[:HISTORY_LIMIT]:
@@ -39,4 +39,6 @@ def show(ref):
     links = data.task_links(task)
     return render_template("tasks/show.html", task=task, sections=data.task_sections(task),
                            links=links, waits_for=data.open_blockers(links), commits=commits,
-                           older=len(history) - len(commits), file_name=PurePath(task.path).name)
+                           older=len(history) - len(commits), file_name=PurePath(task.path).name,
+                           version=version, vocab=data.vocabulary(),
+                           can_sprint=tracker.actor.role == "ceo")

@@ -40,3 +40,25 @@ def test_filters_and_redirects_keep_the_sub_path(page, proxied_url, world):
     assert page.url == f"{proxied_url}/tasks/{world['quoridor']}"
     page.goto(proxied_url + "/overview.html")
     assert page.url == proxied_url + "/"
+
+
+def test_edits_work_behind_the_proxy(page, tmp_path):
+    """The Origin and Host checks accept the proxy's own origin: a form posted through nginx
+    at /task-y/ is saved and redirected back under the sub-path."""
+    from pm.web import create_app
+    from pm.web.serve import ServerThread
+    from tests.pm.web.conftest import build_tracker
+
+    world = build_tracker(tmp_path / "tracker")
+    with ServerThread(create_app(world["tracker"])) as server, \
+            private_nginx(tmp_path / "nginx", {"/task-y/": server.port}) as base_url:
+        url = base_url + "/task-y"
+        page.goto(f"{url}/tasks/{world['go']}")
+        page.fill("#log-form textarea[name=message]", "reviewed through the proxy")
+        page.click("#log-form button")
+        page.wait_for_url(f"{url}/tasks/{world['go']}?done=**")
+        assert world["tracker"].get(world["go"]).log[-1].html == "reviewed through the proxy"
+        page.goto(f"{url}/board")
+        page.drag_and_drop(f'.card[data-task="{world["readme"]}"]', '.column[data-status="open"]')
+        page.wait_for_selector("#board-message:not([hidden])")
+        assert world["tracker"].get(world["readme"]).status == "open"
