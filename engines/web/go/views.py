@@ -26,6 +26,7 @@ def page_options(args, config) -> dict:
         "playouts": number(args, "playouts", int, 1, config["MAX_PLAYOUTS"], config["DEFAULT_PLAYOUTS"]),
         "delay": number(args, "delay", float, 0, 5, 0.75),
         "size": int(args["size"]) if args.get("size") in ("9", "13", "19") else 9,
+        "engine": "page" if args.get("engine") == "page" else "server",
     }
 
 
@@ -34,7 +35,8 @@ def page():
     """The Go board page; the JavaScript reads the API URLs from data attributes."""
     caps = {k: current_app.config[k] for k in ("MAX_PLAYOUTS", "MAX_SECONDS", "DEFAULT_PLAYOUTS")}
     options = page_options(request.args, current_app.config)
-    return render_template("go/page.html", caps=caps, options=options)
+    return render_template("go/page.html", caps=caps, options=options,
+                           engine_only=current_app.config.get("ENGINE_ONLY"))
 
 
 @bp.post("/api/go/state")

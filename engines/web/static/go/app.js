@@ -1,7 +1,8 @@
 // The Go page: the shared controller (../shared/controller.js) with Go's board, playout
 // budgets, pass, the streamed analysis with its ownership map, and SGF records.
 import { startGame } from "../shared/controller.js";
-import { makeApi } from "./api.js";
+import { engineSwitch, inPageEngine, routeCalls } from "../shared/engine_switch.js";
+import { ApiError, makeApi } from "./api.js";
 import { renderBoard, onVertexClick, emptyBoard } from "./board.js";
 import { renderAnalysis, clearAnalysis } from "./analysis.js";
 
@@ -10,10 +11,27 @@ const svg = document.getElementById("board");
 const $ = (id) => document.getElementById(id);
 const NAMES = { b: "Black", w: "White" };
 
+// The in-page engine answers the same calls; SGF text is read and written by the server only.
+const local = inPageEngine("go");
+const noSgf = () => {
+  throw new ApiError(501, { error: "SGF records need the server: switch the engine to the server" });
+};
+const inPage = {
+  state: (game, signal) => local.call("state", { game }, signal),
+  play: (game, move, signal) => local.call("play", { game, move }, signal),
+  genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
+  analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
+  analyzeStream: async (game, budget, signal, onLine) =>
+    onLine({ ...(await local.call("analyze", { game, budget }, signal)), step: 1, steps: 1 }),
+  sgfExport: noSgf,
+  sgfImport: noSgf,
+};
+const engine = engineSwitch(root);
+
 const adapter = {
   sides: ["b", "w"],
   sideName: (s) => NAMES[s],
-  api: makeApi,
+  api: (dataset) => routeCalls(makeApi(dataset), inPage, engine),
   budgetInput: "playouts",
   budget: (side, value) => {
     const max = Number(root.dataset.maxPlayouts);

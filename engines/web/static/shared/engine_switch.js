@@ -1,0 +1,92 @@
+// engine_switch.js - where a game page's engine runs: on the server (its /api/GAME/*) or in the
+// page (the game's C core compiled to WebAssembly, in a Web Worker: ../engine/worker.js). Both
+// answer the same requests with the same documents, so the controller never knows which one it
+// talks to; the board stays a pure view either way.
+import { ApiError } from "./api.js";
+
+// The in-page engine of GAME: call(endpoint, body) -> the document, or throws ApiError.
+export function inPageEngine(game) {
+  // Started with the page, so the engine (scripts and module) is loaded before the server
+  // could go away: the page plays on without it.
+  const worker = new Worker(new URL(`../engine/worker.js?game=${game}`, import.meta.url), { type: "module" });
+  const waiting = new Map();
+  let next = 0;
+  const ready = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => {
+      if ("ready" in data) return data.ready ? resolve() : reject(new Error(data.error));
+      const done = waiting.get(data.id);
+      waiting.delete(data.id);
+      if (done) done(data);
+    };
+    worker.onerror = (event) => reject(new Error(`the in-page engine failed to start: ${event.message || "no WebAssembly build (make wasm)"}`));
+  });
+  ready.catch(() => {});  // reported by the first call
+  async function call(endpoint, body, signal) {
+    await ready;
+    const id = ++next;
+    const answer = await new Promise((resolve, reject) => {
+      waiting.set(id, resolve);
+      worker.postMessage({ id, endpoint, body });
+      // A search in the worker runs to its budget (at most the server's 1 s cap); an aborted
+      // call just drops its answer.
+      if (signal) signal.addEventListener("abort", () => {
+        waiting.delete(id);
+        reject(new DOMException("aborted", "AbortError"));
+      }, { once: true });
+    });
+    if (answer.status !== 200) throw new ApiError(answer.status, answer.body);
+    return answer.body;
+  }
+  return { call };
+}
+
+// A fetch that never reached the server (down, offline) rather than an answer it refused.
+export const unreachable = (error) => error instanceof TypeError;
+
+// The page's engine control (#engine-where) and the server-down banner (#engine-offline):
+// returns where() ("server" or "page") and a wrapper that reports an unreachable server.
+export function engineSwitch(root) {
+  const select = document.getElementById("engine-where");
+  const banner = document.getElementById("engine-offline");
+  const only = root.dataset.engineOnly;  // a static export has no server: "page"
+  if (only && select) {
+    select.value = only;
+    select.disabled = true;
+  }
+  const where = () => only || (select ? select.value : "server");
+  function offline() {
+    if (banner) banner.hidden = false;
+  }
+  if (banner) {
+    banner.querySelector("button").addEventListener("click", () => {
+      select.value = "page";
+      banner.hidden = true;
+      select.dispatchEvent(new Event("change"));
+    });
+  }
+  if (select) select.addEventListener("change", () => { if (banner) banner.hidden = true; root.dataset.engine = where(); });
+  root.dataset.engine = where();
+  // Wraps a server call so that an unreachable server shows the banner (and still fails).
+  const guarded = (fn) => async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (error) {
+      if (unreachable(error)) {
+        offline();
+        throw new Error("The server is unreachable; switch the engine to \u201cin this page\u201d to play on.");
+      }
+      throw error;
+    }
+  };
+  return { where, guarded };
+}
+
+// The page's API: each call goes to the in-page engine or to the server, as the switch says.
+export function routeCalls(server, inPage, engine) {
+  const api = {};
+  for (const name of Object.keys(server)) {
+    const guarded = engine.guarded(server[name]);
+    api[name] = (...args) => (engine.where() === "page" ? inPage[name] : guarded)(...args);
+  }
+  return api;
+}

@@ -1,0 +1,56 @@
+"""The Go page's in-page engine in Chromium: the Go core compiled to WebAssembly, in a Web
+Worker, plays the engine's side with no request to the server's API; and when the server goes
+away mid-game, the page says so and plays on with it."""
+import pytest
+
+from engines import wasm
+from engines.web.serve import arcade_thread
+from tests.engines.web.test_browser import click, moves, open_go, wait_idle
+
+pytestmark = pytest.mark.wasm
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built_cores():
+    """The cores' WebAssembly builds where the arcade serves them (what `make wasm` does)."""
+    for game in wasm.HEADERS:
+        wasm.build(game)
+
+
+def test_the_engine_in_the_page_plays_without_the_api(page, arcade_url):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(arcade_url + "/go?engine=page&white=engine&playouts=200")
+    wait_idle(page)
+    assert page.get_attribute("#go-app", "data-engine") == "page"
+    click(page, "E5")
+    page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
+                           timeout=20_000)
+    assert moves(page)[0] == "E5"
+    assert not [u for u in requests if "/api/go/" in u], "the in-page engine called the server"
+    assert any(u.endswith("/static/wasm/go.wasm") for u in requests)
+    # Refusals come from the compiled rules, with the server's words.
+    page.click('#board [data-vertex="E5"]')
+    page.wait_for_function("() => /occupied/.test(document.getElementById('message').textContent)")
+
+
+def test_when_the_server_goes_away_the_page_offers_the_in_page_engine(page):
+    server = arcade_thread()
+    server.start()
+    try:
+        open_go(page, server.url + "/")
+        click(page, "E5")
+        page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
+                               timeout=20_000)
+    finally:
+        server.stop()
+    assert page.is_hidden("#engine-offline")
+    page.click('#board [data-vertex="C3"]')
+    page.wait_for_selector("#engine-offline", state="visible")
+    assert "unreachable" in page.text_content("#message")
+    page.click("#engine-offline button")
+    assert page.input_value("#engine-where") == "page"
+    click(page, "C3")
+    page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 4",
+                           timeout=20_000)
+    assert moves(page)[2] == "C3"
