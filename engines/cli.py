@@ -4,6 +4,8 @@ Each command imports its implementation lazily (inside the command, or through t
 `lazy=` table) so that `engines --help` stays fast and one game's build problem cannot break
 another game's command. Named errors (plumbing.errors.NamedError) print as one line, exit 1.
 """
+from pathlib import Path
+
 import click
 
 from plumbing.cli import ToolGroup
@@ -48,6 +50,18 @@ def quoridor(size, seconds, nodes, depth):
     from engines.quoridor.protocol import run
 
     raise SystemExit(run(size=int(size), seconds=seconds, nodes=nodes, depth=depth))
+
+
+@main.command("export")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def export(directory):
+    """Write the arcade as static files into DIRECTORY: every game with an in-page engine
+    (its C core compiled to WebAssembly) plays there with no server; serve DIRECTORY from
+    any static host, e.g. `python3 -m http.server -d DIRECTORY`."""
+    from engines.web.export import export_site
+
+    pages = export_site(directory)
+    click.echo(f"wrote {len(pages)} pages and the static files to {directory}")
 
 
 @main.command()

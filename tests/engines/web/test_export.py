@@ -1,0 +1,58 @@
+"""`engines export DIR`: the arcade as static files, served by a plain `python3 -m http.server`
+(no Flask anywhere), plays a game against the in-page engine in Chromium."""
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from engines.cli import main
+from engines.web.export import ExportError, export_site, relative
+from plumbing.ports import free_port, wait_for_port
+from tests.engines.web.test_browser import click, moves, wait_idle
+
+pytestmark = pytest.mark.wasm
+
+
+def test_links_become_relative_to_each_page():
+    html = '<a href="/">a</a><a href="/go">b</a><script src="/static/go/app.js"></script><a href="https://x/">'
+    assert relative(html, 1) == ('<a href="../">a</a><a href="../go/">b</a>'
+                                 '<script src="../static/go/app.js"></script><a href="https://x/">')
+    assert relative(html, 0).startswith('<a href="./">a</a><a href="go/">b</a><script src="static/')
+
+
+def test_a_folder_that_is_not_an_export_is_not_overwritten(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ExportError, match="not empty and not an earlier export"):
+        export_site(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_the_export_plays_from_a_plain_static_server(page, tmp_path):
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["export", str(out)])
+    assert result.exit_code == 0, result.output
+    assert CliRunner().invoke(main, ["export", str(out)]).exit_code == 0  # an export again: fine
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                              cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        wait_for_port(port)
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.click("text=Go")
+        wait_idle(page)
+        assert page.url.endswith("/go/")
+        assert page.is_disabled("#engine-where") and page.input_value("#engine-where") == "page"
+        page.select_option("#player-w", "engine")
+        page.fill("#playouts-w", "200")
+        click(page, "E5")
+        page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
+                               timeout=20_000)
+        assert moves(page)[0] == "E5"
+    finally:
+        server.terminate()
+        server.wait()
+    assert not [u for u in requests if "/api/" in u]
+    assert any(u.endswith("/static/wasm/go.wasm") for u in requests)
