@@ -24,6 +24,10 @@
 #define VCF_TABLE_BITS 16
 #define VCF_DEFAULT_PLIES 31
 #define VCF_MAX_NODES 500000L
+#define LMR_LATE 4               /* moves searched in full before reductions start */
+#define LMR_MIN_DEPTH 2          /* child depth needed to reduce */
+#define LMR_QUIET 300            /* order scores from here make or stop a four: not reduced */
+#define ASPIRATION 60            /* root window around the last iteration's score */
 
 enum { TT_NONE = 0, TT_EXACT, TT_LOWER, TT_UPPER };
 
@@ -531,8 +535,11 @@ static void cutoff_learn(gm_search *s, int move, int depth, int ply)
             s->history[i] /= 2;
 }
 
-/* One child searched with PVS: the first with the full window, the others with a null one. */
-static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first)
+/* One child searched with PVS: the first with the full window, the others with a null one,
+   a late quiet one first REDUCE plies shallower (searched again at full depth if it beats
+   alpha). */
+static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply,
+                        int first, int reduce)
 {
     int me = s->b.to_move, v;
     int delta = srch_make(s, cell);
@@ -541,12 +548,26 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
     else if (first)
         v = -search_node(s, depth, -beta, -alpha, ply + 1);
     else {
-        v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
+        v = alpha + 1;
+        if (reduce)
+            v = -search_node(s, depth - reduce, -alpha - 1, -alpha, ply + 1);
+        if (v > alpha)
+            v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
         if (v > alpha && v < beta)
             v = -search_node(s, depth, -beta, -alpha, ply + 1);
     }
     srch_unmake(s, cell, delta);
     return v;
+}
+
+/* Late-move reduction of the i-th move (order score `score`) searched at `depth`: one ply for
+   a quiet move (no four or three made or spoilt: below LMR_QUIET) late in a node with depth
+   to spare; never at the root, for the table's move or a killer (their bonuses lift them). */
+static int lmr_reduction(const gm_search *s, int i, int score, int depth, int ply)
+{
+    if (s->plain || ply == 0 || depth < LMR_MIN_DEPTH || i < LMR_LATE || score >= LMR_QUIET)
+        return 0;
+    return 1;
 }
 
 /* The moves a node tries: only the block when the opponent has one five, else the best. */
@@ -576,7 +597,8 @@ static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha,
         int c = ml->cell[i];
         if (forbidden_for(s, c))
             continue;
-        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0);
+        int reduce = lmr_reduction(s, i, ml->score[i], depth, ply);
+        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0, reduce);
         if (s->aborted)
             return best;
         if (ply == 0)
@@ -676,13 +698,29 @@ static int root_fallback(gm_search *s)
     return gm_board_legal_moves(&s->b, cells) > 0 ? cells[0] : -1;
 }
 
+/* One iteration: first in a window around the last score (aspiration), again with the full
+   window when the score falls outside it. */
+static int root_search(gm_search *s, int depth, int last)
+{
+    int use = !s->plain && depth >= 3 && last < WIN_BOUND && last > -WIN_BOUND;
+    int alpha = use ? last - ASPIRATION : -INF, beta = use ? last + ASPIRATION : INF;
+    s->nroot = 0;
+    int v = search_node(s, depth, alpha, beta, 0);
+    if (!s->aborted && use && (v <= alpha || v >= beta)) {
+        s->nroot = 0;
+        v = search_node(s, depth, -INF, INF, 0);
+    }
+    return v;
+}
+
 static void root_iterate(gm_search *s, int max_depth, gm_search_result *r)
 {
+    int last = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
-        s->nroot = 0;
-        int v = search_node(s, depth, -INF, INF, 0);
+        int v = root_search(s, depth, last);
         if (s->aborted)
             break;
+        last = v;
         r->score = v;
         r->depth = depth;
         result_pv(r, s->pv[0], s->pv_len[0]);
