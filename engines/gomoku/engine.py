@@ -29,6 +29,15 @@ def _point(cell: int) -> tuple[int, int]:
     return x, y
 
 
+def proven_text(color: str, plies: int) -> str:
+    """'black wins in 9 plies (5 moves)' for a proof of PLIES plies by COLOR; '' for none."""
+    if not plies:
+        return ""
+    name = "black" if color == BLACK else "white"
+    moves = (plies + 1) // 2
+    return f"{name} wins in {plies} plies ({moves} move{'s' if moves > 1 else ''})"
+
+
 class GomokuEngine:
     """A game of Gomoku on the C core; see the module docstring for the contract."""
 
@@ -214,7 +223,8 @@ class GomokuEngine:
         (none given: depth GM_SEARCH_DEFAULT_DEPTH). Returns move (x, y) or None once the game
         is over, score (side to move's view; GM_WIN_SCORE - n for a win whose five is ply n),
         depth, nodes, seconds, pv, candidates [(point, score)] (the best's score exact, the
-        others upper bounds) and proven_win_in (plies to the five of a proven win, 0 if none).
+        others upper bounds), proven_win_in (plies to the five of a proven win, 0 if none) and
+        proven, the same in words ("black wins in 9 plies (5 moves)", "" if none).
         PLAIN is the match baseline's reference alpha-beta: no root VCF, no transposition
         table, no killer or history moves (the same evaluation, move order and forced blocks).
         """
@@ -233,6 +243,7 @@ class GomokuEngine:
             "pv": [_point(out.pv[i]) for i in range(out.pv_len)],
             "candidates": [(_point(out.cand[i]), out.cand_score[i]) for i in range(out.ncand)],
             "proven_win_in": out.proven_win_in,
+            "proven": proven_text(self.to_move, out.proven_win_in),
         }
 
     def genmove(self, seconds: float | None = None, nodes: int | None = None,

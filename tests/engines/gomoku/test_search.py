@@ -142,6 +142,8 @@ def test_the_search_proves_the_solvers_shortest_vcf(name, board, rule, plies, co
     assert line is not None and len(line) == plies, line
     result = engine.search(seconds=2)
     assert result["proven_win_in"] == plies, result
+    words = {3: "3 plies (2 moves)", 5: "5 plies (3 moves)", 7: "7 plies (4 moves)"}[plies]
+    assert result["proven"] == f"{'black' if color == 'b' else 'white'} wins in {words}"
     assert result["score"] == WIN_SCORE - plies
     assert result["move"] == result["pv"][0]
     assert _replay_wins(game, result["pv"], color)
