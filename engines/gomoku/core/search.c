@@ -43,11 +43,13 @@ typedef struct {
     int n;
     uint16_t cell[GM_MAX_CELLS];
     int score[GM_MAX_CELLS];
+    uint8_t flags[GM_MAX_CELLS]; /* the cell's line_info flags over its four directions */
 } movelist;
 
 /* What a node must know first: a five of its own, the opponent's fives to block. */
 typedef struct {
     int my_win, nopp, opp_win;
+    int opp_straight;            /* cells where the opponent would make a straight four */
 } threats;
 
 struct gm_search {
@@ -117,13 +119,15 @@ int gm_search_tt_megabytes(const gm_search *s)
    states of the nine points cell-4 .. cell+4 (2 bits each: empty, black, white, off the
    board), so a cell costs four lookups instead of twenty window counts. */
 #define LINE_KEYS (1 << 18)
-enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
+enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8, STRAIGHT_B = 16, STRAIGHT_W = 32 };
 
 typedef struct {
     int32_t order[2];            /* move-order score for black, for white */
     int16_t eval[2];             /* change of the evaluation when black / white stands here */
     uint8_t flags;               /* FIVE_*: a window of four of that colour and nothing else;
-                                    THREE_*: a window of three (the stone may make a four) */
+                                    THREE_*: a window of three (the stone may make a four);
+                                    STRAIGHT_*: the stone makes four in a row with both ends
+                                    empty (a straight four, overlines not told apart) */
 } line_info;
 
 static line_info line_table[LINE_KEYS];
@@ -159,6 +163,19 @@ static void line_window(line_info *e, const int *pt, int st)
                 | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
 }
 
+/* Does a stone of color at the centre (4) of the nine points make a straight four? */
+static int line_straight(const int *pt, int color)
+{
+    for (int a = 1; a <= 4; a++) {
+        int run = 1;
+        for (int i = a; i < a + 4; i++)
+            run &= i == 4 || pt[i] == color;
+        if (run && pt[a - 1] == GM_EMPTY && a + 4 <= 8 && pt[a + 4] == GM_EMPTY)
+            return 1;
+    }
+    return 0;
+}
+
 static void line_table_build(void)
 {
     for (int m = 0; m < 512; m++)
@@ -172,6 +189,8 @@ static void line_table_build(void)
         memset(e, 0, sizeof *e);
         for (int st = 0; st <= 4; st++)
             line_window(e, pt, st);
+        e->flags |= (line_straight(pt, GM_BLACK) ? STRAIGHT_B : 0)
+                    | (line_straight(pt, GM_WHITE) ? STRAIGHT_W : 0);
     }
 }
 
@@ -309,7 +328,7 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
     int me = b->to_move, opp = gm_other(me);
     ml->n = 0;
     t->my_win = t->opp_win = -1;
-    t->nopp = 0;
+    t->nopp = t->opp_straight = 0;
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++) {
             int c = gm_cell(x, y);
@@ -322,6 +341,8 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
                 t->opp_win = c;
                 t->nopp++;
             }
+            t->opp_straight += (flags & (me == GM_BLACK ? STRAIGHT_W : STRAIGHT_B)) != 0;
+            ml->flags[ml->n] = (uint8_t)flags;
             ml->score[ml->n] = scored ? score + (s->plain ? 0 : s->history[c] >> 10) : 0;
             ml->cell[ml->n++] = (uint16_t)c;
         }
@@ -570,7 +591,24 @@ static int lmr_reduction(const gm_search *s, int i, int score, int depth, int pl
     return 1;
 }
 
-/* The moves a node tries: only the block when the opponent has one five, else the best. */
+/* Against an open three (the opponent can make a straight four) only the cells of a window
+   of three matter: its own fours, and the points that spoil the opponent's windows (every
+   defence of a three is one of them). */
+static void narrow_to_threes(movelist *ml)
+{
+    int keep = THREE_B | THREE_W, n = 0;
+    for (int i = 0; i < ml->n; i++)
+        if (ml->flags[i] & keep) {
+            ml->cell[n] = ml->cell[i];
+            ml->score[n] = ml->score[i];
+            ml->flags[n++] = ml->flags[i];
+        }
+    if (n > 0)
+        ml->n = n;
+}
+
+/* The moves a node tries: only the block when the opponent has one five, the answers to an
+   open three, else the best. */
 static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move, int ply)
 {
     if (t->nopp == 1) {
@@ -578,6 +616,8 @@ static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move,
         ml->cell[0] = (uint16_t)t->opp_win;
         return 1;
     }
+    if (t->opp_straight && !s->plain)
+        narrow_to_threes(ml);
     int width = ply == 0 ? ROOT_WIDTH : WIDTH;
     order_moves(s, ml, tt_move, ply, width);
     return ml->n < width ? ml->n : width;
