@@ -155,3 +155,17 @@ def test_an_interrupted_match_resumes_from_its_journal(tmp_path):
     assert entries[:2] == played and summary["games"] == 4
     changed, _ = run_match(tmp_path, "--games", "4", *args[:-1], "2")
     assert changed.exit_code == 1 and "seconds" in changed.output
+
+
+def test_a_game_clock_is_sent_as_time_left_and_running_out_forfeits(tmp_path):
+    result, _ = run_match(tmp_path, "--games", "1", "--engine", fake("silent", 3),
+                          "--opponent", fake("fine"), "--openings", "none",
+                          "--tc", "0.4+0.1", "--tolerance", "0.1")
+    assert result.exit_code == 0, result.output
+    (entry,) = journal(tmp_path)
+    assert entry["forfeit"] == "time" and entry["forfeited_by"] == "candidate"
+    assert len(entry["candidate_seconds"]) == 2 and "over its time" in entry["reason"]
+    played, _ = run_match(tmp_path / "real", "--games", "2", "--tc", "2+0.05",
+                          "--opponent", baseline_cmd(1))
+    assert played.exit_code == 0, played.output
+    assert [e["forfeit"] for e in journal(tmp_path / "real")] == ["", ""]   # it keeps its clock
