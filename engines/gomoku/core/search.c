@@ -24,10 +24,6 @@
 #define VCF_TABLE_BITS 16
 #define VCF_DEFAULT_PLIES 31
 #define VCF_MAX_NODES 500000L
-#define LMR_LATE 4               /* moves searched in full before reductions start */
-#define LMR_MIN_DEPTH 2          /* child depth needed to reduce */
-#define LMR_QUIET 300            /* order scores from here make or stop a four: not reduced */
-#define ASPIRATION 60            /* root window around the last iteration's score */
 
 enum { TT_NONE = 0, TT_EXACT, TT_LOWER, TT_UPPER };
 
@@ -43,13 +39,11 @@ typedef struct {
     int n;
     uint16_t cell[GM_MAX_CELLS];
     int score[GM_MAX_CELLS];
-    uint8_t flags[GM_MAX_CELLS]; /* the cell's line_info flags over its four directions */
 } movelist;
 
 /* What a node must know first: a five of its own, the opponent's fives to block. */
 typedef struct {
     int my_win, nopp, opp_win;
-    int opp_straight;            /* cells where the opponent would make a straight four */
 } threats;
 
 struct gm_search {
@@ -119,15 +113,13 @@ int gm_search_tt_megabytes(const gm_search *s)
    states of the nine points cell-4 .. cell+4 (2 bits each: empty, black, white, off the
    board), so a cell costs four lookups instead of twenty window counts. */
 #define LINE_KEYS (1 << 18)
-enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8, STRAIGHT_B = 16, STRAIGHT_W = 32 };
+enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
 
 typedef struct {
     int32_t order[2];            /* move-order score for black, for white */
     int16_t eval[2];             /* change of the evaluation when black / white stands here */
     uint8_t flags;               /* FIVE_*: a window of four of that colour and nothing else;
-                                    THREE_*: a window of three (the stone may make a four);
-                                    STRAIGHT_*: the stone makes four in a row with both ends
-                                    empty (a straight four, overlines not told apart) */
+                                    THREE_*: a window of three (the stone may make a four) */
 } line_info;
 
 static line_info line_table[LINE_KEYS];
@@ -163,19 +155,6 @@ static void line_window(line_info *e, const int *pt, int st)
                 | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
 }
 
-/* Does a stone of color at the centre (4) of the nine points make a straight four? */
-static int line_straight(const int *pt, int color)
-{
-    for (int a = 1; a <= 4; a++) {
-        int run = 1;
-        for (int i = a; i < a + 4; i++)
-            run &= i == 4 || pt[i] == color;
-        if (run && pt[a - 1] == GM_EMPTY && a + 4 <= 8 && pt[a + 4] == GM_EMPTY)
-            return 1;
-    }
-    return 0;
-}
-
 static void line_table_build(void)
 {
     for (int m = 0; m < 512; m++)
@@ -189,8 +168,6 @@ static void line_table_build(void)
         memset(e, 0, sizeof *e);
         for (int st = 0; st <= 4; st++)
             line_window(e, pt, st);
-        e->flags |= (line_straight(pt, GM_BLACK) ? STRAIGHT_B : 0)
-                    | (line_straight(pt, GM_WHITE) ? STRAIGHT_W : 0);
     }
 }
 
@@ -328,7 +305,7 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
     int me = b->to_move, opp = gm_other(me);
     ml->n = 0;
     t->my_win = t->opp_win = -1;
-    t->nopp = t->opp_straight = 0;
+    t->nopp = 0;
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++) {
             int c = gm_cell(x, y);
@@ -341,8 +318,6 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
                 t->opp_win = c;
                 t->nopp++;
             }
-            t->opp_straight += (flags & (me == GM_BLACK ? STRAIGHT_W : STRAIGHT_B)) != 0;
-            ml->flags[ml->n] = (uint8_t)flags;
             ml->score[ml->n] = scored ? score + (s->plain ? 0 : s->history[c] >> 10) : 0;
             ml->cell[ml->n++] = (uint16_t)c;
         }
@@ -556,11 +531,8 @@ static void cutoff_learn(gm_search *s, int move, int depth, int ply)
             s->history[i] /= 2;
 }
 
-/* One child searched with PVS: the first with the full window, the others with a null one,
-   a late quiet one first REDUCE plies shallower (searched again at full depth if it beats
-   alpha). */
-static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply,
-                        int first, int reduce)
+/* One child searched with PVS: the first with the full window, the others with a null one. */
+static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first)
 {
     int me = s->b.to_move, v;
     int delta = srch_make(s, cell);
@@ -569,11 +541,7 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
     else if (first)
         v = -search_node(s, depth, -beta, -alpha, ply + 1);
     else {
-        v = alpha + 1;
-        if (reduce)
-            v = -search_node(s, depth - reduce, -alpha - 1, -alpha, ply + 1);
-        if (v > alpha)
-            v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
+        v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
         if (v > alpha && v < beta)
             v = -search_node(s, depth, -beta, -alpha, ply + 1);
     }
@@ -581,34 +549,7 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
     return v;
 }
 
-/* Late-move reduction of the i-th move (order score `score`) searched at `depth`: one ply for
-   a quiet move (no four or three made or spoilt: below LMR_QUIET) late in a node with depth
-   to spare; never at the root, for the table's move or a killer (their bonuses lift them). */
-static int lmr_reduction(const gm_search *s, int i, int score, int depth, int ply)
-{
-    if (s->plain || ply == 0 || depth < LMR_MIN_DEPTH || i < LMR_LATE || score >= LMR_QUIET)
-        return 0;
-    return 1;
-}
-
-/* Against an open three (the opponent can make a straight four) only the cells of a window
-   of three matter: its own fours, and the points that spoil the opponent's windows (every
-   defence of a three is one of them). */
-static void narrow_to_threes(movelist *ml)
-{
-    int keep = THREE_B | THREE_W, n = 0;
-    for (int i = 0; i < ml->n; i++)
-        if (ml->flags[i] & keep) {
-            ml->cell[n] = ml->cell[i];
-            ml->score[n] = ml->score[i];
-            ml->flags[n++] = ml->flags[i];
-        }
-    if (n > 0)
-        ml->n = n;
-}
-
-/* The moves a node tries: only the block when the opponent has one five, the answers to an
-   open three, else the best. */
+/* The moves a node tries: only the block when the opponent has one five, else the best. */
 static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move, int ply)
 {
     if (t->nopp == 1) {
@@ -616,8 +557,6 @@ static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move,
         ml->cell[0] = (uint16_t)t->opp_win;
         return 1;
     }
-    if (t->opp_straight && !s->plain)
-        narrow_to_threes(ml);
     int width = ply == 0 ? ROOT_WIDTH : WIDTH;
     order_moves(s, ml, tt_move, ply, width);
     return ml->n < width ? ml->n : width;
@@ -637,8 +576,7 @@ static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha,
         int c = ml->cell[i];
         if (forbidden_for(s, c))
             continue;
-        int reduce = lmr_reduction(s, i, ml->score[i], depth, ply);
-        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0, reduce);
+        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0);
         if (s->aborted)
             return best;
         if (ply == 0)
@@ -738,29 +676,13 @@ static int root_fallback(gm_search *s)
     return gm_board_legal_moves(&s->b, cells) > 0 ? cells[0] : -1;
 }
 
-/* One iteration: first in a window around the last score (aspiration), again with the full
-   window when the score falls outside it. */
-static int root_search(gm_search *s, int depth, int last)
-{
-    int use = !s->plain && depth >= 3 && last < WIN_BOUND && last > -WIN_BOUND;
-    int alpha = use ? last - ASPIRATION : -INF, beta = use ? last + ASPIRATION : INF;
-    s->nroot = 0;
-    int v = search_node(s, depth, alpha, beta, 0);
-    if (!s->aborted && use && (v <= alpha || v >= beta)) {
-        s->nroot = 0;
-        v = search_node(s, depth, -INF, INF, 0);
-    }
-    return v;
-}
-
 static void root_iterate(gm_search *s, int max_depth, gm_search_result *r)
 {
-    int last = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
-        int v = root_search(s, depth, last);
+        s->nroot = 0;
+        int v = search_node(s, depth, -INF, INF, 0);
         if (s->aborted)
             break;
-        last = v;
         r->score = v;
         r->depth = depth;
         result_pv(r, s->pv[0], s->pv_len[0]);
