@@ -14,11 +14,40 @@ the tactics suite and the search tests are checked with, independent of the C co
 - `saving_replies(game, vcf_plies)`: the side to move's replies after which the opponent has
   no VCF within VCF_PLIES (the defence positions' "only non-losing reply", bounded by VCF).
 
-Points are (x, y); a line is the list of moves from the position, attacker's first.
+Points are (x, y); a line is the list of moves from the position, attacker's first. A VCF
+search can grow exponentially on a crowded board: `limited(nodes)` bounds every search inside
+it, which then raises OutOfBudget instead of answering (an answer given is still exact).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from engines.gomoku import rules
+
+
+class OutOfBudget(Exception):
+    """A search inside `limited(nodes)` met its node budget before it had an answer."""
+
+
+_budget: dict = {"left": None}
+
+
+@contextmanager
+def limited(nodes: int):
+    """At most NODES VCF nodes for the searches inside the block (not thread-safe)."""
+    saved = _budget["left"]
+    _budget["left"] = nodes
+    try:
+        yield
+    finally:
+        _budget["left"] = saved
+
+
+def _tick() -> None:
+    if _budget["left"] is not None:
+        _budget["left"] -= 1
+        if _budget["left"] < 0:
+            raise OutOfBudget("more than the budget of VCF nodes")
 
 
 def win_points(game, color) -> list:
@@ -69,6 +98,7 @@ def _defend(game, threats, plies):
 
 def _vcf(game, plies):
     """A VCF of the side to move within PLIES (its five included), or None."""
+    _tick()
     me = game.to_move
     mine = win_points(game, me)
     if mine:
