@@ -24,7 +24,7 @@ class GomocupClient(GtpClient):
 
     def send(self, *lines: str) -> None:
         """Write LINES; a brain that has exited is a 'crash' GtpClientError."""
-        self._write(list(lines))
+        self.write_lines(list(lines))
 
     def ask(self, *lines: str, timeout: float | None = None) -> str:
         """Send LINES, return the answer line (stripped); ERROR or UNKNOWN is 'refused'."""
@@ -32,7 +32,7 @@ class GomocupClient(GtpClient):
         timeout = timeout or self.timeout
         deadline = time.monotonic() + timeout
         while True:
-            text = self._read_line(lines[0], timeout, deadline).strip()
+            text = self.read_line(lines[0], timeout, deadline).strip()
             if not text:
                 continue
             word = text.split(" ", 1)[0].upper()

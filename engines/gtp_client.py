@@ -55,7 +55,7 @@ class GtpClient:
 
     def command(self, line: str, timeout: float | None = None) -> str:
         """Send one command; return the response text, or raise GtpClientError on ``?``."""
-        self._write([line])
+        self.write_lines([line])
         lines = self._read_response(line, timeout or self.timeout)
         first = lines[0]
         rest = first[1:].lstrip("0123456789")
@@ -68,7 +68,7 @@ class GtpClient:
                                  "garbage")
         return text
 
-    def _write(self, lines: list[str]) -> None:
+    def write_lines(self, lines: list[str]) -> None:
         """Send LINES to an engine that is running and in step; else GtpClientError."""
         if self._proc.poll() is not None:
             raise GtpClientError(f"{self.name} has exited (code {self._proc.returncode})",
@@ -87,14 +87,14 @@ class GtpClient:
         deadline = time.monotonic() + timeout
         lines: list[str] = []
         while True:
-            text = self._read_line(line, timeout, deadline)
+            text = self.read_line(line, timeout, deadline)
             if text.strip() == "":
                 if lines:
                     return lines
                 continue  # stray blank lines before a response
             lines.append(text)
 
-    def _read_line(self, line: str, timeout: float, deadline: float) -> str:
+    def read_line(self, line: str, timeout: float, deadline: float) -> str:
         """The engine's next output line (no newline) by DEADLINE, answering command LINE."""
         while True:
             newline = self._buffer.find(b"\n")

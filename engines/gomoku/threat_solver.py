@@ -52,7 +52,7 @@ def _tick() -> None:
 
 def win_points(game, color) -> list:
     """Empty points where a stone of COLOR makes a five under the game's rule."""
-    return [p for p in game.empty_points() if game._winning_line(p, color)]
+    return [p for p in game.empty_points() if game.makes_five(p, color)]
 
 
 def _near_points(game, reach: int = 2) -> list:
@@ -166,13 +166,11 @@ def replay_wins(game, line, attacker) -> bool:
 
 def _pass_line(game, vcf_plies):
     """The attacker's VCF if the defender (to move) passed: the winning line or None."""
-    game.to_move = rules.other(game.to_move)
-    game._forbidden = None
+    game.pass_turn()
     try:
         return solve_vcf(game, vcf_plies)
     finally:
-        game.to_move = rules.other(game.to_move)
-        game._forbidden = None
+        game.pass_turn()
 
 
 def _attacker_wins(game, threats, vcf_plies) -> bool:
