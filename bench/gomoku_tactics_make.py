@@ -14,7 +14,9 @@ At most one of each kind a game, until each rule has TARGET of vcf and vct per c
 DEFENCE defence positions (or MAX_GAMES games). A solver call that needs more than BUDGET VCF
 nodes (a crowded board) is skipped, so every kept claim was proved in full.
 
-    python bench/gomoku_tactics_make.py        # about ten minutes on one core
+    python bench/gomoku_tactics_make.py             # every rule in turn
+    python bench/gomoku_tactics_make.py RULE        # one rule into a part file (in parallel)
+    python bench/gomoku_tactics_make.py --merge     # the three part files into the suite
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ VCF_PLIES = 11
 TARGET = 6          # vcf and vct positions per colour and rule
 DEFENCE = 4         # defence positions per rule
 MAX_GAMES = 30
-BUDGET = 20000      # VCF nodes a solver call may take; a call that needs more is skipped
+BUDGET = 6000       # VCF nodes a solver call may take; a call that needs more is skipped
 
 
 def self_play(rule: str, opening) -> list:
@@ -133,13 +135,28 @@ def make_rule(rule: str) -> list:
     return kept
 
 
-def main() -> int:
-    suite: list = []
-    for rule in rules.RULES:                     # written after each rule: a stop keeps it
-        suite += make_rule(rule)
-        atomic_write(OUT, json.dumps({"made_by": "bench/gomoku_tactics_make.py",
-                                      "vcf_plies": VCF_PLIES, "positions": suite},
-                                     indent=1) + "\n")
+def write(suite: list, path: Path = OUT) -> None:
+    atomic_write(path, json.dumps({"made_by": "bench/gomoku_tactics_make.py",
+                                   "vcf_plies": VCF_PLIES, "budget": BUDGET,
+                                   "positions": suite}, indent=1) + "\n")
+
+
+def main(argv: list[str]) -> int:
+    """No argument: every rule in turn. RULE: that rule only, into a part file (rules can be
+    made in parallel); --merge: the part files of the three rules into the suite."""
+    parts = {rule: OUT.with_name(f"gomoku_tactics-{rule}.part.json") for rule in rules.RULES}
+    if argv[:1] == ["--merge"]:
+        suite = [e for rule in rules.RULES
+                 for e in json.loads(parts[rule].read_text())["positions"]]
+    elif argv:
+        write(make_rule(argv[0]), parts[argv[0]])
+        return 0
+    else:
+        suite = []
+        for rule in rules.RULES:                 # written after each rule: a stop keeps it
+            suite += make_rule(rule)
+            write(suite)
+    write(suite)
     kinds = {}
     for e in suite:
         key = (e["rule"], e["kind"], e["to_move"])
@@ -150,4 +167,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
