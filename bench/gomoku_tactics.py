@@ -61,7 +61,7 @@ def verify(entry, vcf_plies: int = 11) -> str | None:
     return None
 
 
-SOLVED_BUDGET = 200000   # VCF nodes to prove the engine's move; beyond it: not counted
+SOLVED_BUDGET = 30000    # VCF nodes to prove the engine's move; beyond it: not counted
 
 
 def solved(entry, move, vcf_plies: int = 11) -> bool:
