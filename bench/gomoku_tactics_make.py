@@ -146,7 +146,7 @@ def main(argv: list[str]) -> int:
     made in parallel); --merge: the part files of the three rules into the suite."""
     parts = {rule: OUT.with_name(f"gomoku_tactics-{rule}.part.json") for rule in rules.RULES}
     if argv[:1] == ["--merge"]:
-        suite = [e for rule in rules.RULES
+        suite = [e for rule in rules.RULES if parts[rule].exists()   # a stopped rule: none
                  for e in json.loads(parts[rule].read_text())["positions"]]
     elif argv:
         write(make_rule(argv[0]), parts[argv[0]])
