@@ -77,11 +77,16 @@ def bench(game, as_json):
 @main.command()
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per move when no INFO timeout_turn/time_left arrive  [default: 1].")
-def gomocup(seconds):
+@click.option("--depth", type=click.IntRange(1, 40), default=None,
+              help="Search every move to this depth, whatever the time.")
+@click.option("--plain", is_flag=True,
+              help="The reference alpha-beta (no VCF, no table, no killers or history): with "
+                   "--depth, the match baseline.")
+def gomocup(seconds, depth, plain):
     """Speak the Gomocup (Piskvork) brain protocol on stdin/stdout for Gomoku."""
     from engines.gomoku.gomocup import run
 
-    raise SystemExit(run(default_seconds=seconds))
+    raise SystemExit(run(default_seconds=seconds, depth=depth, plain=plain))
 
 
 @main.command()

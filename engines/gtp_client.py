@@ -55,18 +55,7 @@ class GtpClient:
 
     def command(self, line: str, timeout: float | None = None) -> str:
         """Send one command; return the response text, or raise GtpClientError on ``?``."""
-        if self._proc.poll() is not None:
-            raise GtpClientError(f"{self.name} has exited (code {self._proc.returncode})",
-                                 "crash")
-        if self._out_of_sync:
-            raise GtpClientError(f"{self.name} timed out earlier; its answers are out of step",
-                                 "timeout")
-        try:
-            self._proc.stdin.write(line.encode() + b"\n")
-            self._proc.stdin.flush()
-        except BrokenPipeError:
-            raise GtpClientError(f"{self.name} has exited while sending '{line}'",
-                                 "crash") from None
+        self.write_lines([line])
         lines = self._read_response(line, timeout or self.timeout)
         first = lines[0]
         rest = first[1:].lstrip("0123456789")
@@ -79,20 +68,39 @@ class GtpClient:
                                  "garbage")
         return text
 
+    def write_lines(self, lines: list[str]) -> None:
+        """Send LINES to an engine that is running and in step; else GtpClientError."""
+        if self._proc.poll() is not None:
+            raise GtpClientError(f"{self.name} has exited (code {self._proc.returncode})",
+                                 "crash")
+        if self._out_of_sync:
+            raise GtpClientError(f"{self.name} timed out earlier; its answers are out of step",
+                                 "timeout")
+        try:
+            self._proc.stdin.write("".join(line + "\n" for line in lines).encode())
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            raise GtpClientError(f"{self.name} has exited while sending '{lines[0]}'",
+                                 "crash") from None
+
     def _read_response(self, line: str, timeout: float) -> list[str]:
         deadline = time.monotonic() + timeout
         lines: list[str] = []
         while True:
+            text = self.read_line(line, timeout, deadline)
+            if text.strip() == "":
+                if lines:
+                    return lines
+                continue  # stray blank lines before a response
+            lines.append(text)
+
+    def read_line(self, line: str, timeout: float, deadline: float) -> str:
+        """The engine's next output line (no newline) by DEADLINE, answering command LINE."""
+        while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
                 raw, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
-                text = raw.decode("utf-8", "replace").replace("\r", "")
-                if text.strip() == "":
-                    if lines:
-                        return lines
-                    continue  # stray blank lines before a response
-                lines.append(text)
-                continue
+                return raw.decode("utf-8", "replace").replace("\r", "")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._out_of_sync = True  # a late answer would be taken for the next one's
@@ -115,11 +123,15 @@ class GtpClient:
                         + (f" (exit code {code})" if code is not None else ""), "crash")
                 self._buffer += chunk
 
+    def _quit(self) -> None:
+        """The protocol's goodbye (GTP: `quit`, answered)."""
+        self.command("quit", timeout=5)
+
     def close(self) -> None:
         """Ask the engine to quit, then make sure it is gone."""
         if self._proc.poll() is None and not self._out_of_sync:
             try:
-                self.command("quit", timeout=5)
+                self._quit()
             except GtpClientError:
                 pass
         if self._out_of_sync and self._proc.poll() is None:

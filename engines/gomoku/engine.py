@@ -29,6 +29,15 @@ def _point(cell: int) -> tuple[int, int]:
     return x, y
 
 
+def proven_text(color: str, plies: int) -> str:
+    """'black wins in 9 plies (5 moves)' for a proof of PLIES plies by COLOR; '' for none."""
+    if not plies:
+        return ""
+    name = "black" if color == BLACK else "white"
+    moves = (plies + 1) // 2
+    return f"{name} wins in {plies} plies ({moves} move{'s' if moves > 1 else ''})"
+
+
 class GomokuEngine:
     """A game of Gomoku on the C core; see the module docstring for the contract."""
 
@@ -208,18 +217,22 @@ class GomokuEngine:
                 self._search = None
 
     def search(self, seconds: float | None = None, nodes: int | None = None,
-               depth: int | None = None) -> dict:
+               depth: int | None = None, plain: bool = False) -> dict:
         """Search the position for the side to move (the board is not changed): a root VCF
         proof search, then iterative-deepening alpha-beta until the first budget runs out
         (none given: depth GM_SEARCH_DEFAULT_DEPTH). Returns move (x, y) or None once the game
         is over, score (side to move's view; GM_WIN_SCORE - n for a win whose five is ply n),
         depth, nodes, seconds, pv, candidates [(point, score)] (the best's score exact, the
-        others upper bounds) and proven_win_in (plies to the five of a proven win, 0 if none).
+        others upper bounds), proven_win_in (plies to the five of a proven win, 0 if none) and
+        proven, the same in words ("black wins in 9 plies (5 moves)", "" if none).
+        PLAIN is the match baseline's reference alpha-beta: no root VCF, no transposition
+        table, no killer or history moves (the same evaluation, move order and forced blocks).
         """
         opts = ffi.new("gm_search_opts *")
         opts.seconds = float(seconds) if seconds else 0.0
         opts.nodes = int(nodes) if nodes else 0
         opts.depth = int(depth) if depth else 0
+        opts.plain = 1 if plain else 0
         out = ffi.new("gm_search_result *")
         with self._lock:
             lib.gm_search_run(self._searcher(), self.board_ptr, opts, out)
@@ -230,12 +243,13 @@ class GomokuEngine:
             "pv": [_point(out.pv[i]) for i in range(out.pv_len)],
             "candidates": [(_point(out.cand[i]), out.cand_score[i]) for i in range(out.ncand)],
             "proven_win_in": out.proven_win_in,
+            "proven": proven_text(self.to_move, out.proven_win_in),
         }
 
     def genmove(self, seconds: float | None = None, nodes: int | None = None,
-                depth: int | None = None) -> dict:
+                depth: int | None = None, plain: bool = False) -> dict:
         """search(), then play its move (when there is one); returns the search's dict."""
-        result = self.search(seconds=seconds, nodes=nodes, depth=depth)
+        result = self.search(seconds=seconds, nodes=nodes, depth=depth, plain=plain)
         if result["move"] is not None:
             self.play(result["move"])
         return result

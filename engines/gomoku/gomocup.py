@@ -11,6 +11,13 @@ Commands (case-insensitive; points are 0-based `X,Y`, X the column):
                        a position (F 1 own stone, 2 opponent's, 3 a continuous-game marker,
                        which is not a stone here), then the brain's move
     TAKEBACK X,Y       remove that stone: OK
+    SWAP2BOARD / X,Y ... / DONE
+                       Swap2's opening (exactly five wins): no stone -> three stones
+                       `X,Y X,Y X,Y` (black, white, black: the first of the balanced openings,
+                       engines/gomoku/openings/, whose stones fit the board); three stones ->
+                       SWAP (take black) when a search says white is worse, else white's move;
+                       five stones -> SWAP or white's move the same way. Swap2's third option
+                       (two more stones) is never chosen.
     INFO KEY VALUE     timeout_turn, timeout_match, time_left (ms), max_memory (bytes),
                        game_type, rule (bitmask: 1 exactly five, 2 continuous, 4 renju); no
                        answer unless the value is malformed; unknown keys are ignored
@@ -20,6 +27,9 @@ Commands (case-insensitive; points are 0-based `X,Y`, X the column):
 Anything else gets UNKNOWN, a malformed or refused line ERROR with the reason; never a
 traceback. Before each move the brain prints a MESSAGE with depth, score, nodes and PV. Output
 is flushed after every answer. The brain does not read input while it thinks.
+
+`Brain(depth=D, plain=True)` (`engines gomocup --depth D --plain`) is the match baseline: a
+fixed-depth alpha-beta with no VCF, no table and no killer or history moves, whatever the time.
 """
 from __future__ import annotations
 
@@ -57,12 +67,15 @@ def rule_name(bits: int) -> str:
 class Brain:
     """One protocol session: the board, the budget and the INFO settings."""
 
-    def __init__(self, default_seconds: float | None = None):
+    def __init__(self, default_seconds: float | None = None, depth: int | None = None,
+                 plain: bool = False):
         self.default_seconds = default_seconds or DEFAULT_SECONDS
+        self.depth, self.plain = depth, plain
         self.engine: GomokuEngine | None = None
         self.rule = "freestyle"
         self.info: dict[str, int] = {}
-        self.board_lines: list[str] | None = None     # inside BOARD ... DONE
+        self.board_lines: list[str] | None = None     # inside BOARD or SWAP2BOARD ... DONE
+        self.block = ""                                # which of the two
         self.done = False
 
     # ---- the budget ----------------------------------------------------------------------
@@ -108,12 +121,18 @@ class Brain:
         engine = self._need_board()
         if engine.is_over:
             raise ProtocolError("the game is over")
-        result = engine.genmove(seconds=self.seconds())
+        result = self._search(engine, play=True)
         x, y = result["move"]
         pv = " ".join(f"{px},{py}" for px, py in result["pv"][:10])
         won = f" win in {result['proven_win_in']}" if result["proven_win_in"] else ""
         return [f"MESSAGE depth {result['depth']} score {result['score']} nodes "
                 f"{result['nodes']}{won} pv {pv}", f"{x},{y}"]
+
+    def _search(self, engine: GomokuEngine, play: bool) -> dict:
+        """The search of a move (played when PLAY): fixed depth in depth mode, else timed."""
+        budget = {"depth": self.depth} if self.depth else {"seconds": self.seconds()}
+        run = engine.genmove if play else engine.search
+        return run(plain=self.plain, **budget)
 
     def _opponent_plays(self, point) -> None:
         try:
@@ -142,6 +161,29 @@ class Brain:
         moves = [p for pair in zip(first, second + [None]) for p in pair if p is not None]
         engine.setup(moves)
         return self._genmove()
+
+    # ---- SWAP2BOARD ... DONE -------------------------------------------------------------
+
+    def _swap2_done(self) -> list[str]:
+        engine = self._need_board()
+        points = [_point(line, engine.size) for line in self.board_lines or []]
+        if len(points) not in (0, 3, 5):
+            raise ProtocolError(f"SWAP2BOARD gives {len(points)} stones: expected 0, 3 or 5")
+        if len(set(points)) != len(points):
+            raise ProtocolError("SWAP2BOARD gives a point twice")
+        if not points:
+            stones = swap2_opening(engine.size)
+            engine.setup(stones)
+            return [" ".join(f"{x},{y}" for x, y in stones)]
+        engine.setup(points)
+        if engine.is_over:
+            raise ProtocolError("SWAP2BOARD: the stones already hold a five")
+        result = self._search(engine, play=False)
+        if result["score"] < 0:           # white (to move) is worse: take black
+            return ["SWAP"]
+        engine.play(result["move"])
+        x, y = result["move"]
+        return [f"{x},{y}"]
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -197,9 +239,9 @@ class Brain:
         if word == "TURN":
             self._opponent_plays(_point(rest, self._need_board().size))
             return self._genmove()
-        if word == "BOARD":
+        if word in ("BOARD", "SWAP2BOARD"):
             self._need_board()
-            self.board_lines = []
+            self.board_lines, self.block = [], word
             return []
         if word == "TAKEBACK":
             return self._takeback(rest)
@@ -220,7 +262,7 @@ class Brain:
                 self.board_lines.append(line)
                 return []
             try:
-                return self._board_done()
+                return self._board_done() if self.block == "BOARD" else self._swap2_done()
             finally:
                 self.board_lines = None
         if not line:
@@ -229,10 +271,24 @@ class Brain:
         return self._command(word.upper(), rest.strip())
 
 
-def run(stdin=None, stdout=None, default_seconds: float | None = None) -> int:
+def swap2_opening(size: int) -> list[tuple[int, int]]:
+    """Swap2's three stones: the first balanced opening (of the standard rule's file) of at
+    least three stones, moved to this board's centre, its first three stones."""
+    from engines.gomoku.openings import load_balanced
+
+    centre = size // 2
+    for opening in load_balanced("standard"):
+        stones = [(x - 7 + centre, y - 7 + centre) for x, y in opening.moves[:3]]
+        if len(stones) == 3 and all(0 <= v < size for p in stones for v in p):
+            return stones
+    return [(centre, centre), (centre + 1, centre), (centre + 1, centre + 1)]
+
+
+def run(stdin=None, stdout=None, default_seconds: float | None = None,
+        depth: int | None = None, plain: bool = False) -> int:
     """Read commands until END or end of input; 0."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    brain = Brain(default_seconds)
+    brain = Brain(default_seconds, depth=depth, plain=plain)
     for line in stdin:
         try:
             answer = brain.handle(line)

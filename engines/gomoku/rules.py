@@ -164,6 +164,17 @@ class Game:
             return length >= 5
         return length == 5
 
+    def makes_five(self, point, color) -> bool:
+        """Would a stone of COLOR on the empty POINT win (a five under this rule)?"""
+        return bool(self._winning_line(point, color))
+
+    def pass_turn(self) -> None:
+        """The other side to move, no stone placed: for analysis only (a threat search asks
+        what a side could do if the other passed). The rules have no pass; undo() does not
+        take this back, a second pass_turn() does."""
+        self.to_move = other(self.to_move)
+        self._forbidden = None
+
     def _winning_line(self, point, color) -> list[tuple[int, int]]:
         """The line that wins for color with a stone at point, or []."""
         for direction in DIRECTIONS:

@@ -13,7 +13,8 @@ import click
 from plumbing.cli import ToolGroup
 
 # game -> "module:command"; the group's --help lists them without importing any.
-GAMES = {"go": "engines.match.go_cli:go"}
+GAMES = {"go": "engines.match.go_cli:go",
+         "gomoku": "engines.match.gomoku_cli:gomoku"}
 
 
 @click.group(cls=ToolGroup, lazy=GAMES, context_settings={"help_option_names": ["-h", "--help"]})

@@ -37,6 +37,7 @@ from engines.go.referee import GNUGO, Ending, Referee, RefereeError
 from engines.match import openings as go_openings
 from engines.match.adapter import GameSpec
 from engines.match.commands import build_argv, engines_command
+from engines.match.players import Forfeit, MoveClock, Side, forfeit_for
 from engines.match.pool import Cancelled, stopping
 from engines.match.results import GameResult
 from plumbing.errors import NamedError
@@ -53,29 +54,6 @@ class MatchSetupError(NamedError):
 
 def default_engine_cmd() -> str:
     return engines_command("gtp", "go")
-
-
-@dataclass
-class Side:
-    """One player's command line and limits."""
-
-    cmd: str
-    seconds: float | None = None  # per move (byo-yomi)
-    tc: tuple[float, float] | None = None  # per game: base seconds, increment per move
-    playouts: int | None = None
-    threads: int | None = None
-
-    def describe(self) -> str:
-        parts = []
-        if self.tc:
-            parts.append(f"{self.tc[0]:g}+{self.tc[1]:g} s/game")
-        if self.seconds:
-            parts.append(f"{self.seconds:g} s/move")
-        if self.playouts:
-            parts.append(f"{self.playouts} playouts")
-        if self.threads:
-            parts.append(f"{self.threads} threads")
-        return ", ".join(parts) or "no limit"
 
 
 @dataclass
@@ -185,12 +163,6 @@ class GoAdapter:
                 f"{c['jobs']} game(s) at a time, referee GNU Go level {c['referee_level']}")
 
 
-class Forfeit(Exception):
-    def __init__(self, role: str, kind: str, detail: str):
-        super().__init__(detail)
-        self.role, self.kind, self.detail = role, kind, detail
-
-
 def play_one(task: tuple[GoSettings, GameSpec]) -> GameResult:
     """Play one game: the function a pool runs (module level, one picklable argument)."""
     settings, spec = task
@@ -261,14 +233,7 @@ class GoGame:
 
     @staticmethod
     def _forfeit(role: str, error: GtpClientError, time_control: bool = False) -> Exception:
-        """The forfeit an engine's failure is (or Cancelled when the pool is closing)."""
-        if error.kind == "cancelled":
-            return Cancelled(str(error))
-        if error.kind == "timeout":
-            if time_control:
-                return Forfeit(role, "time", f"over its time: {error}")
-            return Forfeit(role, "timeout", f"stopped answering: {error}")
-        return Forfeit(role, error.kind, str(error))
+        return forfeit_for(role, error, time_control)
 
     def _start(self, role: str) -> str:
         s, side = self.settings, self.sides[role]
@@ -319,7 +284,7 @@ class GoGame:
         board = rules.Game(size=s.size, komi=s.komi)
         self._play_opening(board, opening)
         record.moves.extend(opening.moves)
-        clock = {role: side.tc[0] for role, side in self.sides.items() if side.tc}
+        clock = MoveClock(self.sides, s.tolerance, s.timeout)
         color = other(opening.moves[-1][0]) if opening.moves else "b"
         passes = 0
         while True:
@@ -360,31 +325,17 @@ class GoGame:
                               f"{error}") from None
             raise self._forfeit(role, error) from None
 
-    def _timed_genmove(self, role: str, color: str, clock: dict) -> str:
+    def _timed_genmove(self, role: str, color: str, clock: MoveClock) -> str:
         """ROLE's answer to genmove under its time control; a time loss forfeits."""
-        s, side = self.settings, self.sides[role]
+        side = self.sides[role]
         if side.tc:
-            self._optional(role, f"time_left {color} {max(0, math.floor(clock[role]))} 0")
-            deadline = max(0.0, clock[role]) + s.tolerance
-        elif side.seconds:
-            deadline = side.seconds + s.tolerance
-        else:
-            deadline = s.timeout
+            self._optional(role, f"time_left {color} {max(0, math.floor(clock.left[role]))} 0")
         started = time.monotonic()
-        reply = self._command(role, f"genmove {color}", timeout=deadline,
-                              time_control=bool(side.tc or side.seconds))
+        reply = self._command(role, f"genmove {color}", timeout=clock.deadline(role),
+                              time_control=clock.timed(role))
         elapsed = time.monotonic() - started
         self.times[role].append(elapsed)
-        if side.tc:
-            clock[role] -= elapsed
-            if clock[role] < -s.tolerance:
-                raise Forfeit(role, "time", f"lost on time: {-clock[role]:.2f} s over its "
-                              f"{side.tc[0]:g}+{side.tc[1]:g} game time (tolerance "
-                              f"{s.tolerance:g} s)")
-            clock[role] += side.tc[1]
-        elif side.seconds and elapsed > side.seconds + s.tolerance:
-            raise Forfeit(role, "time", f"took {elapsed:.2f} s for a move (limit "
-                          f"{side.seconds:g} s + tolerance {s.tolerance:g} s)")
+        clock.charge(role, elapsed)
         return reply
 
     def _checked_move(self, board, role: str, color: str, reply: str, number: int):

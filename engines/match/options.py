@@ -58,12 +58,13 @@ def parse_sprt(ctx, param, value):
 
 
 def common_options(*, out: str, openings_help: str, engine_help: str, opponent: str | None,
-                   opponent_help: str, tolerance: float, timeout: float) -> Callable:
+                   opponent_help: str, tolerance: float, timeout: float,
+                   openings: str = "generate") -> Callable:
     """The options every game's match command has, with that game's defaults and help."""
     options = [
         click.option("--games", default=10, show_default=True, type=click.IntRange(min=1),
                      help="The most games to play (the SPRT may stop earlier)."),
-        click.option("--openings", default="generate", show_default=True, help=openings_help),
+        click.option("--openings", default=openings, show_default=True, help=openings_help),
         click.option("--seconds", default=None, type=click.FloatRange(min=0),
                      help="Candidate's time per move (0 = none)  [default: 0.5 unless --tc]."),
         click.option("--tc", default=None, callback=parse_tc, metavar="BASE+INC",

@@ -130,6 +130,8 @@ typedef struct gm_search_opts {
     long nodes;                    /* node budget; <= 0: none */
     int depth;                     /* deepest iteration; <= 0: none */
     int vcf_plies;                 /* longest VCF tried at the root; <= 0: 31 */
+    int plain;                     /* 1: the reference alpha-beta the match baseline plays:
+                                      no root VCF, no table, no killers or history */
 } gm_search_opts;
 
 typedef struct gm_search_result {

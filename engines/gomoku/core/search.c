@@ -57,6 +57,7 @@ struct gm_search {
     long nodes, max_nodes;
     double deadline;
     int aborted, vcf_len, vcf_win;   /* the proof's PV length and plies to its five */
+    int plain;                   /* gm_search_opts.plain: no table, killers or history */
     uint16_t killer[MAX_PLY][2];
     int history[GM_MAX_CELLS];
     uint16_t pv[MAX_PLY][MAX_PLY];
@@ -317,7 +318,7 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
                 t->opp_win = c;
                 t->nopp++;
             }
-            ml->score[ml->n] = scored ? score + (s->history[c] >> 10) : 0;
+            ml->score[ml->n] = scored ? score + (s->plain ? 0 : s->history[c] >> 10) : 0;
             ml->cell[ml->n++] = (uint16_t)c;
         }
     if (b->nmoves == 0) {
@@ -366,6 +367,8 @@ static int tt_from(int score, int ply)
 
 static void tt_store(gm_search *s, int depth, int score, int flag, int move, int ply)
 {
+    if (s->plain)
+        return;
     uint64_t key = gm_board_hash(&s->b);
     tt_entry *e = &s->tt[key & s->tt_mask];
     if (e->key == key && e->depth > depth && flag != TT_EXACT)
@@ -383,7 +386,7 @@ static int tt_probe(gm_search *s, int depth, int alpha, int beta, int ply, int *
     uint64_t key = gm_board_hash(&s->b);
     tt_entry *e = &s->tt[key & s->tt_mask];
     *move = -1;
-    if (e->key != key || e->flag == TT_NONE)
+    if (s->plain || e->key != key || e->flag == TT_NONE)
         return 0;
     *move = e->move == 0xffff ? -1 : e->move;
     if (e->depth < depth || ply == 0)
@@ -516,6 +519,8 @@ static void pv_update(gm_search *s, int ply, int move)
 
 static void cutoff_learn(gm_search *s, int move, int depth, int ply)
 {
+    if (s->plain)
+        return;
     if (ply < MAX_PLY && s->killer[ply][0] != move) {
         s->killer[ply][1] = s->killer[ply][0];
         s->killer[ply][0] = (uint16_t)move;
@@ -699,6 +704,7 @@ static void search_prepare(gm_search *s, const gm_board *b, const gm_search_opts
     memset(s->history, 0, sizeof s->history);
     s->nodes = 0;
     s->aborted = 0;
+    s->plain = o && o->plain;
     s->max_nodes = o && o->nodes > 0 ? o->nodes : 0;
     s->deadline = o && o->seconds > 0 ? t0 + o->seconds : 0;
 }
@@ -739,7 +745,7 @@ int gm_search_run(gm_search *s, const gm_board *b, const gm_search_opts *o, gm_s
         return GM_ERR_GAME_OVER;
     search_prepare(s, b, o, t0);
     r->move = root_fallback(s);
-    int proven = root_vcf(s, o, t0);
+    int proven = s->plain ? 0 : root_vcf(s, o, t0);
     if (proven) {
         r->proven_win_in = proven;
         r->score = WIN - proven;

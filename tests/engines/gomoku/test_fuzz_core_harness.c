@@ -177,7 +177,7 @@ static void op_search(fuzz *f)
 {
     gm_board before;
     gm_search_result r;
-    gm_search_opts o = {0.0, (long)rnd(400) + 1, (int)rnd(4), (int)rnd(8)};
+    gm_search_opts o = {0.0, (long)rnd(400) + 1, (int)rnd(4), (int)rnd(8), (int)rnd(2)};
     if (rnd(8) == 0)
         o.seconds = 0.002;
     gm_board_copy(&before, f->b);

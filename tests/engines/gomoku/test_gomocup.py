@@ -159,3 +159,44 @@ def test_a_short_game_against_itself_through_two_processes():
     finally:
         for p in players:
             assert p.close()[0] == 0
+
+
+def test_swap2board_places_three_stones_then_swaps_or_plays_white(brain):
+    """Swap2 (Gomocup's SWAP2BOARD): no stone -> the first balanced opening's three stones;
+    three or five stones -> SWAP when white (to move) is worse, else white's move."""
+    from engines.gomoku.openings import load_balanced
+
+    brain.send("INFO rule 1", "INFO timeout_turn 300")
+    assert brain.answer("START 15") == "OK"
+    stones = [_xy(p) for p in brain.answer("SWAP2BOARD", "DONE").split()]
+    assert stones == list(load_balanced("standard")[0].moves[:3])
+    assert brain.answer("SWAP2BOARD", "7,7", "0,0", "8,8", "DONE") == "SWAP"
+    move = _xy(brain.answer("SWAP2BOARD", "0,0", "7,7", "14,14", "DONE"))
+    assert move not in ((0, 0), (7, 7), (14, 14)) and 0 <= min(move) and max(move) < 15
+    five = ["0,0", "7,7", "14,0", "8,7", "0,14"]
+    move = _xy(brain.answer("SWAP2BOARD", *five, "DONE"))
+    assert f"{move[0]},{move[1]}" not in five
+    assert brain.answer("SWAP2BOARD", "7,7", "0,0", "8,7", "14,14", "9,7", "DONE") == "SWAP"
+    assert brain.answer("SWAP2BOARD", "1,1", "2,2", "DONE").startswith("ERROR SWAP2BOARD gives 2")
+    assert brain.answer("SWAP2BOARD", "1,1", "1,1", "2,2", "DONE").startswith(
+        "ERROR SWAP2BOARD gives a point twice")
+    assert brain.answer("SWAP2BOARD", "1,x", "DONE").startswith("ERROR expected X,Y")
+    # afterwards the manager's BOARD sets the real game up as usual
+    assert _xy(brain.answer("BOARD", "7,7,2", "8,8,1", "9,9,2", "DONE")) not in (
+        (7, 7), (8, 8), (9, 9))
+
+
+def test_the_baseline_mode_searches_a_fixed_depth_plainly():
+    exe = shutil.which("engines", path=str(Path(sys.executable).parent))
+    brain = Brain([exe, "gomocup", "--depth", "3", "--plain"])
+    brain.send("INFO timeout_turn 30000")
+    assert brain.answer("START 15") == "OK"
+    own = ["3,7,1", "4,7,1", "5,7,1", "0,0,1"]         # an open three: a VCF exists
+    opp = ["0,14,2", "2,14,2", "4,14,2", "14,0,2"]
+    move = _xy(brain.answer("BOARD", *own, *opp, "DONE"))
+    assert move in ((2, 7), (6, 7), (1, 7), (7, 7))
+    assert "win in" not in brain.messages[-1]         # no proof search in plain mode
+    assert brain.answer("RESTART") == "OK"
+    brain.answer("BOARD", "7,7,2", "8,8,1", "6,9,2", "DONE")
+    assert brain.messages[-1].startswith("MESSAGE depth 3 ")
+    assert brain.close()[0] == 0

@@ -10,81 +10,11 @@ import pytest
 
 from engines.gomoku import GomokuEngine, rules
 from engines.gomoku.engine import WIN_SCORE
+from engines.gomoku.threat_solver import solve_vcf
+from engines.gomoku.threat_solver import win_points as _win_points
 from tests.engines.gomoku.boards import balance
 
-# ---- the reference: VCF by the definition, over rules.Game ---------------------------------
-
-
-def _win_points(game, color):
-    """Empty points where a stone of color wins (a five under the game's rule)."""
-    return [p for p in game.empty_points() if game._winning_line(p, color)]
-
-
-def _four_candidates(game, color):
-    """Points that may make a four: a five-point window through them holding three of
-    color's stones and nothing else (a necessary condition, to keep the solver quick)."""
-    out = []
-    for p in game.empty_points():
-        for dx, dy in rules.DIRECTIONS:
-            for start in range(-4, 1):
-                cells = [game.at((p[0] + (start + k) * dx, p[1] + (start + k) * dy))
-                         for k in range(5)]
-                if cells.count(color) == 3 and cells.count(rules.EMPTY) == 2:
-                    out.append(p)
-                    break
-            else:
-                continue
-            break
-    return out
-
-
-def _defend(game, threats, plies):
-    """Defender to move against the attacker's fives at threats: the forced line, or None
-    if some reply saves the defender within plies."""
-    if plies < 2 or _win_points(game, game.to_move):
-        return None                              # out of plies, or the defender fives first
-    blocks = [t for t in threats if game.why_illegal(t) is None]
-    if len(threats) >= 2 or not blocks:          # cannot stop every five
-        reply = blocks[0] if blocks else None
-        return [reply, next(t for t in threats if t != reply)]
-    game.play(blocks[0])
-    try:
-        rest = _vcf(game, plies - 1)
-    finally:
-        game.undo()
-    return None if rest is None else [blocks[0]] + rest
-
-
-def _vcf(game, plies):
-    """A VCF of the side to move within plies (its five included), or None."""
-    me = game.to_move
-    mine = _win_points(game, me)
-    if mine:
-        return [mine[0]]
-    theirs = _win_points(game, rules.other(me))
-    if plies < 3 or len(theirs) >= 2:
-        return None
-    for p in theirs or _four_candidates(game, me):
-        if game.why_illegal(p) is not None:
-            continue
-        game.play(p)
-        try:
-            threats = _win_points(game, me)
-            line = _defend(game, threats, plies - 1) if threats else None
-        finally:
-            game.undo()
-        if line is not None:
-            return [p] + line
-    return None
-
-
-def solve_vcf(game, max_plies=9):
-    """The shortest VCF (odd plies up to max_plies) of the side to move, or None."""
-    for plies in range(1, max_plies + 1, 2):
-        line = _vcf(game, plies)
-        if line is not None:
-            return line
-    return None
+# The reference: engines.gomoku.threat_solver's VCF by the definition, over rules.Game.
 
 
 # ---- positions -----------------------------------------------------------------------------
@@ -212,6 +142,8 @@ def test_the_search_proves_the_solvers_shortest_vcf(name, board, rule, plies, co
     assert line is not None and len(line) == plies, line
     result = engine.search(seconds=2)
     assert result["proven_win_in"] == plies, result
+    words = {3: "3 plies (2 moves)", 5: "5 plies (3 moves)", 7: "7 plies (4 moves)"}[plies]
+    assert result["proven"] == f"{'black' if color == 'b' else 'white'} wins in {words}"
     assert result["score"] == WIN_SCORE - plies
     assert result["move"] == result["pv"][0]
     assert _replay_wins(game, result["pv"], color)

@@ -1,0 +1,57 @@
+"""An earlier revision's Gomoku engine, built beside the working tree's, for the before/after
+comparisons a core change ships with (speed, and self-play through `engines match gomoku`).
+
+    python bench/gomoku_rev.py REV [--work DIR]     # prints the brain's command line
+
+It extracts REV's engines/ and plumbing/ with bench/baseline.py, compiles that revision's
+Gomoku core in place (engines/gomoku/_core*.so there) and prints a command line that runs
+REV's brain (`env PYTHONPATH=DIR python -m engines.gomoku.gomocup`), ready for --engine or
+--opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import baseline  # noqa: E402
+
+
+def build(rev: str, work: str) -> str:
+    """REV's code with its compiled Gomoku core under WORK; returns the directory."""
+    where = os.path.join(work, f"baseline-{baseline.short(rev)}")
+    if not os.path.exists(os.path.join(where, "engines", "gomoku")):
+        where = baseline.extract(baseline.short(rev), work, ["engines", "plumbing"])
+    if not list(Path(where, "engines", "gomoku").glob("_core*.so")):
+        subprocess.run([sys.executable, "engines/gomoku/build_gomoku.py"], cwd=where,
+                       check=True, stdout=subprocess.DEVNULL)
+    return where
+
+
+def brain_cmd(where: str, *args: str) -> str:
+    return shlex.join(["env", f"PYTHONPATH={where}", sys.executable, "-m",
+                       "engines.gomoku.gomocup", *args])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rev")
+    parser.add_argument("--work", default="/tmp/soloshop-gomoku-revs")
+    parser.add_argument("--bench", action="store_true", help="REV's nodes a second")
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    where = build(args.rev, args.work)
+    if args.bench:
+        env = {**os.environ, "PYTHONPATH": where}
+        return subprocess.run([sys.executable, "-m", "engines.gomoku.bench"], env=env,
+                              cwd=where).returncode
+    print(brain_cmd(where))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
