@@ -29,7 +29,7 @@ from plumbing.files import atomic_write
 
 OUT = ROOT / "engines" / "web" / "static" / "wasm"  # the arcade serves it at static/wasm/
 # The cores built for the browser: those whose platform calls go through core_platform.h.
-HEADERS = {"go": "go.h"}
+HEADERS = {"go": "go.h", "gomoku": "gomoku.h"}
 ALLOWED_IMPORTS = {("env", "now_seconds")}  # core_platform.h's host clock
 EXTRA_EXPORTS = ("malloc", "free")
 STACK_BYTES = 1 << 20  # the cores keep boards and results on the stack (wasm-ld's default: 64 KB)

@@ -2,7 +2,6 @@
 #include "gomoku.h"
 #include "internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +17,7 @@ uint8_t gm_pos_of[GM_NDIRS][GM_MAX_CELLS];
 const int gm_step[GM_NDIRS] = {1, GM_MAX_SIZE, GM_MAX_SIZE + 1, 1 - GM_MAX_SIZE};
 uint64_t gm_zobrist[3][GM_MAX_CELLS];
 uint64_t gm_zobrist_white;
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static plat_once tables_once = PLAT_ONCE_INIT;
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -50,7 +49,7 @@ static void tables_build(void)
 
 void gm_tables_init(void)
 {
-    pthread_once(&tables_once, tables_build);
+    plat_run_once(&tables_once, tables_build);
 }
 
 uint64_t gm_zobrist_stone(int color, int x, int y)

@@ -3,6 +3,7 @@
 #define GOMOKU_INTERNAL_H
 
 #include "gomoku.h"
+#include "core_platform.h" /* once and the clock: the native/wasm seam */
 
 /* Line mapping (the same for every size, set up once by gm_tables_init):
      GM_DIR_ROW  line y,                    pos x
@@ -15,7 +16,7 @@ extern uint8_t gm_pos_of[GM_NDIRS][GM_MAX_CELLS];
 extern const int gm_step[GM_NDIRS];
 extern uint64_t gm_zobrist[3][GM_MAX_CELLS];     /* [color][cell]; [GM_EMPTY] is all zero */
 extern uint64_t gm_zobrist_white;
-void gm_tables_init(void);                       /* idempotent, thread-safe (pthread_once) */
+void gm_tables_init(void);                       /* idempotent, thread-safe (plat_run_once) */
 
 /* board.c: stones without bookkeeping (bits and cell only), for the rules' what-ifs. */
 void gm_board_put(gm_board *b, int cell, int color);

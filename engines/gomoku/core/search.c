@@ -10,7 +10,6 @@
 #include "gomoku.h"
 #include "internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,7 +123,7 @@ typedef struct {
 
 static line_info line_table[LINE_KEYS];
 static uint32_t spread9[512];    /* bit j of a 9-bit mask moved to bit 2j */
-static pthread_once_t line_once = PTHREAD_ONCE_INIT;
+static plat_once line_once = PLAT_ONCE_INIT;
 
 static const int eval_weight[6] = {0, 1, 8, 60, 400, 4000};
 static const int order_attack[5] = {1, 6, 50, 400, 100000};
@@ -173,7 +172,7 @@ static void line_table_build(void)
 
 static void search_tables_init(void)
 {
-    pthread_once(&line_once, line_table_build);
+    plat_run_once(&line_once, line_table_build);
 }
 
 /* The key of the nine points around cell along dir. */
