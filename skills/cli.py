@@ -80,7 +80,7 @@ def install(names, where, project, directory, link, force, root, as_json):
 
 @cli.command()
 @click.option("--budget", type=click.IntRange(min=1), help="Tokens a body may use "
-              "(default 1500; counted as cl100k_base BPE tokens).")
+              "(default 1000; counted as cl100k_base BPE tokens).")
 @click.option("--manual", "manuals", multiple=True,
               type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="Also check the commands this manual names (repeatable).")

@@ -18,7 +18,7 @@ from skills.catalog import Skill
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 KEYS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
-BODY_BUDGET = 1500        # tokens; the format's own ceiling is a recommendation of 5,000
+BODY_BUDGET = 1000        # tokens; the format itself only recommends staying under 5,000
 MAX_LINES = 500           # the format's recommended ceiling for SKILL.md
 
 
