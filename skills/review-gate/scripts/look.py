@@ -67,7 +67,8 @@ def look(url: str, paths: list[str], out: Path, auth: dict | None) -> list[dict]
             for index, path in enumerate(["", *paths]):
                 page = context.new_page()
                 errors, failed = [], []
-                page.on("console", lambda m, e=errors: e.append(m.text) if m.type == "error" else None)
+                page.on("console", lambda m, e=errors: e.append(_console_text(m))
+                        if m.type == "error" and not _browser_favicon(m) else None)
                 page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
                 page.on("response", lambda r, f=failed: f.append(f"{r.status} {r.url}")
                         if r.status >= 400 else None)
@@ -87,6 +88,16 @@ def look(url: str, paths: list[str], out: Path, auth: dict | None) -> list[dict]
         finally:
             browser.close()
     return pages
+
+
+def _console_text(message) -> str:
+    where = (message.location or {}).get("url")
+    return f"{message.text} ({where})" if where else message.text
+
+
+def _browser_favicon(message) -> bool:
+    """Chromium asks for /favicon.ico by itself; its 404 is the browser's, not the page's."""
+    return ((message.location or {}).get("url") or "").endswith("/favicon.ico")
 
 
 def problems(page: dict) -> list[str]:
