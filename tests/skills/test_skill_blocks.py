@@ -209,9 +209,9 @@ def r_look(ran, world):
 
 
 def r_approve(ran, world):
-    merges = subprocess.run(["git", "log", "--merges", "--format=%s", "main"], cwd=world.cwd,
-                            capture_output=True, text=True, check=True).stdout
-    assert "(approved with instances)" in merges
+    main_files = subprocess.run(["git", "ls-tree", "--name-only", "main"], cwd=world.cwd,
+                                capture_output=True, text=True, check=True).stdout.split()
+    assert "NOTES.md" in main_files                              # the branch is in main now
     assert "Approved" in last_log(world.tracker().get(1))
     world.env["N"] = "2"           # the next block sends another task back
 
