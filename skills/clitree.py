@@ -5,25 +5,34 @@ The check walks click's own objects (groups, their commands, each parameter's op
 strings), never help text: a renamed flag or command fails it the moment the code changes."""
 from __future__ import annotations
 
+import functools
 import importlib
 
 import click
 
-# Every CLI a skill or the manual may name: the console script and its click group.
-TOOLS = {
-    "pm": "pm.commands:cli",
-    "instances": "instances.cli:main",
-    "demo": "demo.cli:main",
-    "engines": "engines.cli:main",
-    "skills": "skills.cli:cli",
-}
+DISTRIBUTION = "soloshop"
+
+
+@functools.lru_cache(maxsize=1)
+def tools() -> dict[str, str]:
+    """{console script: "module:object"} for every CLI this distribution installs: the tools a
+    skill or the manual may name. Read from the installed entry points, so a new tool is
+    checked as soon as pyproject.toml declares it."""
+    from importlib.metadata import distribution
+    return {ep.name: ep.value for ep in distribution(DISTRIBUTION).entry_points
+            if ep.group == "console_scripts"}
 
 
 def load(tool: str) -> click.Command:
-    module, _, attr = TOOLS[tool].partition(":")
-    command = getattr(importlib.import_module(module), attr)
+    """TOOL's click command: the entry point itself, or (for a plain main() wrapper, like
+    pm's) the module's `cli`."""
+    module_name, _, attr = tools()[tool].partition(":")
+    module = importlib.import_module(module_name)
+    command = getattr(module, attr)
     if not isinstance(command, click.Command):
-        raise TypeError(f"{TOOLS[tool]} is not a click command")
+        command = getattr(module, "cli", None)
+    if not isinstance(command, click.Command):
+        raise TypeError(f"{tools()[tool]} is not a click command and its module has no `cli`")
     return command
 
 

@@ -93,7 +93,7 @@ def link_faults(folder: Path, path: Path, text: str, rel: str) -> list[Fault]:
 
 def command_faults(text: str, rel: str) -> list[Fault]:
     out = []
-    for mention in markdown.mentions(text, set(clitree.TOOLS)):
+    for mention in markdown.mentions(text, set(clitree.tools())):
         problem = clitree.check(mention.argv)
         if problem:
             out.append(Fault(rel, mention.line, problem))

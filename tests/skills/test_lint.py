@@ -24,7 +24,7 @@ def test_the_shipped_skills_and_the_manual_template_lint_clean():
 
 def test_every_console_script_is_a_tool_lint_knows():
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
-    assert set(scripts) == set(clitree.TOOLS)
+    assert set(scripts) == set(clitree.tools())
 
 
 @pytest.fixture
@@ -120,7 +120,7 @@ def test_mentions_split_shell_lines_like_bash():
     text = ("```bash\nN=$(pm claim --next)  # a comment\nPM_ROLE=ceo pm promote 4 --rank 1 && "
             "pm log 4 \"why (reason)\" | cat\npm new \"T\" -k bug \\\n  --spawned-from 3\n"
             "git status\n```\nAnd `pm show 4` inline; `git log` is not ours.\n")
-    found = [(m.line, m.argv, m.source) for m in markdown.mentions(text, set(clitree.TOOLS))]
+    found = [(m.line, m.argv, m.source) for m in markdown.mentions(text, set(clitree.tools()))]
     assert found == [
         (2, ("pm", "claim", "--next"), "block"),
         (3, ("pm", "promote", "4", "--rank", "1"), "block"),
@@ -148,5 +148,5 @@ def test_argv_checks_walk_the_click_tree(argv, problem):
 
 
 def test_tools_load_as_click_commands():
-    for tool in clitree.TOOLS:
+    for tool in clitree.tools():
         assert isinstance(clitree.load(tool), click.Group)
