@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # Debian packages the tools and tests use; installed with apt-get only when absent.
-APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox
+APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox curl
 PY_SOURCES := pyproject.toml $(wildcard setup.py) $(wildcard engines/*/core/*.c engines/*/core/*.h engines/*/build_*.py engines/cbuild.py)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # `make check`: every test that needs no system service or external tool (see the markers in
 # pyproject.toml), on both cores, the parity tests with half their random games.
 SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray
-CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev
+CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev curl
 
 .PHONY: run test check check-isolated print-services stop system core-system venv clean help
 
