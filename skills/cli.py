@@ -196,7 +196,10 @@ def rule_check(manual_path, timeout, as_json):
     else:
         for r in results:
             click.echo(f"{'ok  ' if r.ok else 'FAIL'} R{r.rule.number}. {r.rule.title}")
-            if not r.ok:
+            if r.exit_code in (126, 127):
+                click.echo(f"     check `{r.rule.check}` could not run (exit {r.exit_code}: "
+                           "a command is missing or not executable), so it proves nothing")
+            elif not r.ok:
                 click.echo(f"     check `{r.rule.check}` exited {r.exit_code}; the mistake "
                            f"it guards against: {r.rule.because}")
                 for line in r.output.strip().splitlines()[-5:]:

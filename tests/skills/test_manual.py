@@ -140,6 +140,14 @@ def test_rule_check_names_the_rules_whose_mistake_recurred(repo, tmp_path):
     assert "the mistake it guards against: a branch was merged on a green diff" in result.output
 
 
+def test_a_check_that_cannot_run_is_named_as_such(repo):
+    invoke("manual", "init")
+    invoke("rule", "add", "Y", "--because", "z", "--check", "no-such-command-here --x")
+    result = CliRunner().invoke(cli, ["rule", "check"], env={"PATH": "/usr/bin:/bin"})
+    assert result.exit_code == 1
+    assert "`no-such-command-here --x` could not run (exit 127" in result.output
+
+
 def test_rule_commands_without_a_manual_say_how_to_make_one(repo):
     result = invoke("rule", "check")
     assert result.exit_code == 1 and "skills manual init writes it" in result.output
