@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # Debian packages the tools and tests use; installed with apt-get only when absent.
-APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox \
+APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox curl \
 	$(WASM_APT_PACKAGES)
 # The browser build of the C cores (engines/wasm.py) and the Node that tests it.
 WASM_APT_PACKAGES := clang lld wasi-libc libclang-rt-dev-wasm32 nodejs
@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # `make check`: every test that needs no system service or external tool (see the markers in
 # pyproject.toml), on both cores, the parity tests with half their random games.
 SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray or wasm
-CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev
+CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev curl
 
 .PHONY: run test check check-isolated print-services stop system core-system venv wasm clean help
 

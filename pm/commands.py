@@ -23,7 +23,8 @@ def _tracker():
 from pm.output import done as _done, emit as _emit, line as _line, listing as _listing  # noqa: E402
 
 
-@click.group(cls=ToolGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=ToolGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy={"mcp": "pm.mcp.command:mcp_command"})
 @click.version_option(package_name="soloshop", prog_name="pm")
 def cli():
     """pm: a git-backed HTML task tracker that many agent sessions share safely.
