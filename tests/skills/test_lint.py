@@ -135,7 +135,7 @@ def test_mentions_split_shell_lines_like_bash():
     (["instances", "nginx", "sync", "--reload"], None),
     (["instances", "nginx", "start"], "`instances nginx` has no command 'start'"),
     (["engines", "match", "go", "--games", "2", "--opponent-playouts", "5"], None),
-    (["engines", "match", "go", "--games"], "`engines match --games` needs a value"),
+    (["engines", "match", "go", "--games"], "`engines match go --games` needs a value"),
     (["pm", "ls", "--json=yes"], "`pm ls --json` is a flag and takes no value"),
     (["pm", "new", "T", "-kbug", "-p", "P1"], None),
     (["demo", "record", "x.py", "--voice-engine", "espeak", "-q"], None),
