@@ -13,7 +13,7 @@ import click
 from plumbing.cli import ToolGroup
 
 # game -> "module:command"; the group's --help lists them without importing any.
-GAMES = {"go": "engines.match.go_cli:go"}
+GAMES = {"go": "engines.match.go_cli:go", "quoridor": "engines.match.quoridor_cli:quoridor"}
 
 
 @click.group(cls=ToolGroup, lazy=GAMES, context_settings={"help_option_names": ["-h", "--help"]})

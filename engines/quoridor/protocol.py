@@ -10,7 +10,8 @@ and ``genmove`` are refused for the colour not to move.
 Commands: protocol_version, name, version, known_command NAME, list_commands, boardsize N
 (5, 7 or 9; clears the board, default walls), walls N (walls each, clears the board),
 clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, time_settings MAIN BYO STONES
-(GTP's; the budget becomes BYO / STONES seconds a move, else MAIN / 30), set_budget seconds X
+(GTP's; the budget becomes BYO / STONES seconds a move, else MAIN / 30), time_left COLOR T
+STONES (GTP's: T / STONES seconds, or T / 25 with STONES 0), set_budget seconds X
 | nodes N | depth D, final_status (``white wins``, ``black wins`` or ``playing``), winner
 (``white``, ``black`` or ``none``), quit.
 """
@@ -26,6 +27,7 @@ NAME = "soloshop-quoridor"
 VERSION = "0.1"
 COLOURS = {"white": 0, "w": 0, "1": 0, "black": 1, "b": 1, "2": 1}
 COLOUR_NAMES = ("white", "black")
+TIME_SHARE = 25  # time_left with a game clock: the move gets this share of what is left
 
 
 def parse_colour(text: str) -> int:
@@ -80,7 +82,8 @@ class Session:
             "boardsize": self.boardsize, "walls": self.set_walls,
             "clear_board": self.clear_board, "play": self.play, "genmove": self.genmove,
             "undo": self.undo, "showboard": lambda a: "\n" + render_board(self.engine),
-            "time_settings": self.time_settings, "set_budget": self.set_budget,
+            "time_settings": self.time_settings, "time_left": self.time_left,
+            "set_budget": self.set_budget,
             "final_status": self.final_status, "winner": self.winner, "quit": self.do_quit,
         }
 
@@ -168,6 +171,16 @@ class Session:
         main, byo, stones = (self._int(a, "time") for a in self._args(
             args, 3, "time_settings MAIN BYO STONES"))
         seconds = byo / stones if byo > 0 and stones > 0 else main / 30
+        self.budget = {"seconds": max(seconds, 0.01), "nodes": None, "depth": None}
+
+    def time_left(self, args):
+        colour, left, stones = self._args(args, 3, "time_left COLOR SECONDS STONES")
+        parse_colour(colour)
+        left, stones = self._int(left, "time"), self._int(stones, "stones")
+        if left < 0 or stones < 0:
+            raise GtpError("time and stones must not be negative")
+        # a game clock: a share of what is left (about 25 moves to go); byo-yomi: per stone
+        seconds = left / stones if stones > 0 else left / TIME_SHARE
         self.budget = {"seconds": max(seconds, 0.01), "nodes": None, "depth": None}
 
     def set_budget(self, args):

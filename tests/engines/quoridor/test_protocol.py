@@ -54,6 +54,8 @@ def test_play_undo_showboard_and_the_winner(client):
     ("set_budget time 3", "usage"), ("set_budget nodes -1", "positive"),
     ("set_budget seconds abc", "number"), ("time_settings 1 2", "usage"), ("undo", "no move"),
     ("frobnicate", "unknown command"), ("genmove black", "turn"),
+    ("time_left white 10", "usage"), ("time_left red 10 0", "colour"),
+    ("time_left white -3 0", "negative"),
 ])
 def test_malformed_input_is_refused_not_a_crash(client, line, reason):
     with pytest.raises(GtpClientError, match=reason):
@@ -79,6 +81,17 @@ def test_walls_budget_and_time_settings_take_effect(client):
     client.command("time_settings 0 1 10")
     client.command("set_budget seconds 0.05")
     assert client.command("genmove white") == "e2"
+
+
+def test_time_left_turns_a_game_clock_into_a_move_budget():
+    s = Session(nodes=50)
+    assert s.handle("time_left white 50 0") == "=\n\n"
+    assert s.budget == {"seconds": 2.0, "nodes": None, "depth": None}     # 50 s / 25
+    s.handle("time_left black 6 3")
+    assert s.budget["seconds"] == 2.0                                      # byo-yomi: 6 s / 3
+    s.handle("time_left w 0 0")
+    assert s.budget["seconds"] == 0.01                                     # never nothing
+    assert s.handle("genmove white").startswith("= ")
 
 
 def test_session_survives_odd_bytes():
