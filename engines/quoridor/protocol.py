@@ -9,10 +9,12 @@ and ``genmove`` are refused for the colour not to move.
 
 Commands: protocol_version, name, version, known_command NAME, list_commands, boardsize N
 (5, 7 or 9; clears the board, default walls), walls N (walls each, clears the board),
-clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, time_settings MAIN BYO STONES
+clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, set_engine NAME (alphabeta, mcts
+or reference-ai: the search genmove runs), time_settings MAIN BYO STONES
 (GTP's; the budget becomes BYO / STONES seconds a move, else MAIN / 30), time_left COLOR T
 STONES (GTP's: T / STONES seconds, or T / 25 with STONES 0), set_budget seconds X
-| nodes N | depth D, final_status (``white wins``, ``black wins`` or ``playing``), winner
+| nodes N | playouts N | depth D (nodes and playouts are one budget: alpha-beta nodes, or
+the tree searches' playouts), final_status (``white wins``, ``black wins`` or ``playing``), winner
 (``white``, ``black`` or ``none``), quit.
 """
 from __future__ import annotations
@@ -21,7 +23,7 @@ import sys
 
 from engines.gtp import GtpError, format_response, parse_command
 from engines.quoridor import rules
-from engines.quoridor.engine import QuoridorEngine
+from engines.quoridor.engine import DEFAULT_ENGINE, ENGINES, QuoridorEngine
 
 NAME = "soloshop-quoridor"
 VERSION = "0.1"
@@ -68,8 +70,11 @@ class Session:
     """One protocol session: a game, a search budget and the command table."""
 
     def __init__(self, size: int = 9, seconds: float | None = None, nodes: int | None = None,
-                 depth: int | None = None):
-        self.engine = QuoridorEngine(size)
+                 depth: int | None = None, engine: str = DEFAULT_ENGINE, seed: int = 0):
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
+        self.engine = QuoridorEngine(size, seed=seed)
+        self.searcher = engine
         self.walls: int | None = None
         self.budget = {"seconds": seconds, "nodes": nodes, "depth": depth}
         if seconds is None and nodes is None and depth is None:
@@ -83,7 +88,7 @@ class Session:
             "clear_board": self.clear_board, "play": self.play, "genmove": self.genmove,
             "undo": self.undo, "showboard": lambda a: "\n" + render_board(self.engine),
             "time_settings": self.time_settings, "time_left": self.time_left,
-            "set_budget": self.set_budget,
+            "set_budget": self.set_budget, "set_engine": self.set_engine,
             "final_status": self.final_status, "winner": self.winner, "quit": self.do_quit,
         }
 
@@ -157,7 +162,7 @@ class Session:
 
     def genmove(self, args):
         self._colour_to_move(self._args(args, 1, "genmove COLOR")[0])
-        result = self.engine.genmove(**self.budget)
+        result = self.engine.genmove(engine=self.searcher, **self.budget)
         if result["move"] is None:
             raise GtpError("no legal move")
         return result["move"]
@@ -183,8 +188,15 @@ class Session:
         seconds = left / stones if stones > 0 else left / TIME_SHARE
         self.budget = {"seconds": max(seconds, 0.01), "nodes": None, "depth": None}
 
+    def set_engine(self, args):
+        (name,) = self._args(args, 1, "set_engine " + " | ".join(ENGINES))
+        if name not in ENGINES:
+            raise GtpError(f"unknown engine {name!r}: {', '.join(ENGINES)}")
+        self.searcher = name
+
     def set_budget(self, args):
         kind, value = self._args(args, 2, "set_budget seconds X | nodes N | depth D")
+        kind = "nodes" if kind == "playouts" else kind
         if kind == "seconds":
             try:
                 seconds = float(value)
@@ -213,10 +225,11 @@ class Session:
         self.quit = True
 
 
-def run(stdin=None, stdout=None, **budget) -> int:
-    """Serve the protocol until quit or end of input; returns the exit code."""
+def run(stdin=None, stdout=None, **options) -> int:
+    """Serve the protocol until quit or end of input; returns the exit code. OPTIONS: size,
+    seconds, nodes, depth, engine, seed (Session's)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    session = Session(**budget)
+    session = Session(**options)
     for line in stdin:
         reply = session.handle(line)
         if reply is not None:
@@ -228,10 +241,11 @@ def run(stdin=None, stdout=None, **budget) -> int:
 
 
 def main(argv=None) -> int:
-    """python -m engines.quoridor.protocol [--size N] [--seconds X | --nodes N | --depth D]"""
+    """python -m engines.quoridor.protocol [--size N] [--seconds X | --nodes N | --depth D]
+    [--engine alphabeta|mcts|reference-ai] [--seed S]"""
     args, budget = list(sys.argv[1:] if argv is None else argv), {}
     kinds = {"--size": ("size", int), "--seconds": ("seconds", float), "--nodes": ("nodes", int),
-             "--depth": ("depth", int)}
+             "--depth": ("depth", int), "--engine": ("engine", str), "--seed": ("seed", int)}
     while args:
         flag = args.pop(0)
         if flag not in kinds or not args:

@@ -204,6 +204,59 @@ int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,
    the nodes visited (and r, when not NULL). */
 long qr_bench_search(int size, long nodes, qr_search_result *r);
 
+/* ---- Monte Carlo tree search (mcts.c) --------------------------------------------------- */
+
+/* Styles: our PUCT with path-impact priors and a path-value leaf, or the public quoridor-ai
+   method (UCT c = 0.2, probable walls, 0.7 shortest-step rollouts); see mcts.c. Leaves of the
+   own style: the shortest-path value, or one guided rollout. */
+enum { QR_MCTS_OWN = 0, QR_MCTS_REFERENCE = 1 };
+enum { QR_MCTS_LEAF_VALUE = 0, QR_MCTS_LEAF_ROLLOUT = 1 };
+#define QR_MCTS_DEFAULT_PLAYOUTS 10000
+
+typedef struct qr_mcts qr_mcts;
+
+/* Budget and method of one run; the first limit reached ends it (<= 0: none; with neither,
+   QR_MCTS_DEFAULT_PLAYOUTS). exploration <= 0: the style's default (own 1.5, reference 0.2).
+   A run with the same options on the same board gives the same result. */
+typedef struct {
+    double seconds;
+    long playouts;         /* iterations (each one leaf value or one rollout) */
+    int style;             /* QR_MCTS_OWN or QR_MCTS_REFERENCE */
+    int leaf;              /* own style only: QR_MCTS_LEAF_VALUE or QR_MCTS_LEAF_ROLLOUT */
+    double exploration;
+    uint64_t seed;
+} qr_mcts_opts;
+
+/* What a run found, from the side to move's point of view. */
+typedef struct {
+    int move;              /* the most visited root move; -1 when the game is over */
+    double winrate;        /* its win rate for the side to move */
+    long playouts;
+    long nodes;            /* tree nodes used */
+    double seconds;
+    int tree_full;         /* an expansion found no room (the tree hit its memory bound) */
+    int pv_len;            /* most visited line */
+    int pv[QR_SEARCH_MAX_DEPTH];
+    int ncandidates;       /* root moves, most visited first */
+    int candidates[QR_SEARCH_MAX_CANDIDATES];
+    long candidate_visits[QR_SEARCH_MAX_CANDIDATES];
+    double candidate_winrates[QR_SEARCH_MAX_CANDIDATES];
+    int path[2];           /* each player's shortest path on the position searched */
+} qr_mcts_result;
+
+/* A search whose tree holds about megabytes (at most 4096; 16-byte nodes; < 1: the smallest
+   tree, 1024 nodes). NULL without memory. */
+qr_mcts *qr_mcts_new(int megabytes);
+void qr_mcts_free(qr_mcts *t);
+/* Bytes the search holds (fixed at qr_mcts_new). */
+long qr_mcts_memory(const qr_mcts *t);
+/* Search b (only read). QR_OK, or QR_ERR_GAME_OVER (r->move -1). Not for two threads at once;
+   the tree is rebuilt on every run. */
+int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts_result *r);
+/* Playout-speed benchmark: a run of style from the start position of size (as if each pawn
+   had moved once) with budget playouts; returns the playouts done (and r, when not NULL). */
+long qr_bench_mcts(int size, long playouts, int style, qr_mcts_result *r);
+
 /* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
 
 /* How many of the wall's three contact points (two ends, middle) touch the board edge or

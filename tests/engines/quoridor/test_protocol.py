@@ -55,7 +55,8 @@ def test_play_undo_showboard_and_the_winner(client):
     ("set_budget seconds abc", "number"), ("time_settings 1 2", "usage"), ("undo", "no move"),
     ("frobnicate", "unknown command"), ("genmove black", "turn"),
     ("time_left white 10", "usage"), ("time_left red 10 0", "colour"),
-    ("time_left white -3 0", "negative"),
+    ("time_left white -3 0", "negative"), ("set_engine random", "alphabeta, mcts, reference-ai"),
+    ("set_engine", "usage"),
 ])
 def test_malformed_input_is_refused_not_a_crash(client, line, reason):
     with pytest.raises(GtpClientError, match=reason):
@@ -130,3 +131,23 @@ def test_the_engines_quoridor_command_speaks_it():
     result = CliRunner().invoke(main, ["quoridor", "--size", "5", "--depth", "2"],
                                 input="boardsize 7\ngenmove white\nquit\n")
     assert result.exit_code == 0 and result.output == "=\n\n= d2\n\n=\n\n"
+
+
+@pytest.mark.parametrize("engine", ["mcts", "reference-ai"])
+def test_the_tree_searches_are_selectable_by_option_and_by_command(engine):
+    from click.testing import CliRunner
+
+    from engines.cli import main
+    from engines.quoridor.engine import ENGINES
+
+    result = CliRunner().invoke(main, ["quoridor", "--engine", engine, "--rollouts", "300"],
+                                input="play white e2\nplay black e8\ngenmove white\nquit\n")
+    assert result.exit_code == 0, result.output
+    move = result.output.split("\n\n")[2]
+    assert move.startswith("= ") and rules.parse_move(move[2:])
+    s = Session(nodes=200)
+    assert s.handle(f"set_engine {engine}") == "=\n\n"
+    assert s.handle("set_budget playouts 200") == "=\n\n" and s.budget["nodes"] == 200
+    assert s.handle("genmove white").startswith("= ")
+    option = [p for p in main.commands["quoridor"].params if p.name == "searcher"][0]
+    assert tuple(option.type.choices) == ENGINES      # the CLI's list is the engine's
