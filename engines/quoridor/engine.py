@@ -217,10 +217,14 @@ class QuoridorEngine:
             return self._tree_search(seconds, playouts or nodes, engine)
         if seconds is None and nodes is None and depth is None:
             seconds = 1.0
+        history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
         opts = ffi.new("qr_search_opts *", {"seconds": seconds or 0.0, "nodes": nodes or 0,
-                                            "depth": depth or 0})
+                                            "depth": depth or 0, "history": history})
         r = ffi.new("qr_search_result *")
         with self._lock:
+            # earlier positions that may come again: the search scores a repetition as a draw
+            opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
+                                                      lib.QR_SEARCH_HISTORY)
             if self._search is None:
                 s = lib.qr_search_new(self._tt_megabytes)
                 if s == ffi.NULL:

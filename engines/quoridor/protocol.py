@@ -29,6 +29,7 @@ NAME = "soloshop-quoridor"
 VERSION = "0.1"
 COLOURS = {"white": 0, "w": 0, "1": 0, "black": 1, "b": 1, "2": 1}
 COLOUR_NAMES = ("white", "black")
+TIME_MARGIN = 0.9  # a genmove searches this share of its seconds (less 10 ms)
 TIME_SHARE = 25  # time_left with a game clock: the move gets this share of what is left
 
 
@@ -162,7 +163,10 @@ class Session:
 
     def genmove(self, args):
         self._colour_to_move(self._args(args, 1, "genmove COLOR")[0])
-        result = self.engine.genmove(engine=self.searcher, **self.budget)
+        budget = dict(self.budget)
+        if budget["seconds"]:   # answer within the budget: leave room for the reply and the OS
+            budget["seconds"] = max(0.01, budget["seconds"] * TIME_MARGIN - 0.01)
+        result = self.engine.genmove(engine=self.searcher, **budget)
         if result["move"] is None:
             raise GtpError("no legal move")
         return result["move"]

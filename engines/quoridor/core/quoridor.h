@@ -136,6 +136,9 @@ int qr_game_undo(qr_game *g);
 int qr_game_nmoves(const qr_game *g);
 /* Move i (0 = the first), -1 when out of range. */
 int qr_game_move(const qr_game *g, int i);
+/* Hashes of the positions before the current one that could come again (back to the last
+   wall: a wall never goes away), newest first, at most max; returns how many. */
+int qr_game_recent_hashes(const qr_game *g, uint64_t *out, int max);
 
 /* ---- Rollouts: shortest-path-guided random games ----------------------------------------- */
 
@@ -162,6 +165,7 @@ long qr_bench_rollouts(int size, long rollouts, uint64_t seed);
 #define QR_SEARCH_MAX_CANDIDATES 8
 #define QR_SCORE_WIN 30000
 #define QR_SEARCH_DEFAULT_NODES 200000
+#define QR_SEARCH_HISTORY 32
 
 typedef struct qr_search qr_search;
 
@@ -171,6 +175,8 @@ typedef struct {
     double seconds;        /* wall-clock seconds; ignored where the platform has no clock */
     long nodes;            /* nodes visited */
     int depth;             /* deepest iteration, at most QR_SEARCH_MAX_DEPTH */
+    const uint64_t *history;  /* hashes of earlier positions that may come again (newest */
+    int nhistory;             /* first, qr_game_recent_hashes); at most QR_SEARCH_HISTORY used */
 } qr_search_opts;
 
 /* What a run found, from the side to move's point of view. Scores are in hundredths of a
@@ -195,7 +201,8 @@ qr_search *qr_search_new(int tt_megabytes);
 void qr_search_free(qr_search *s);
 /* Bytes the search holds (table and move lists); fixed at qr_search_new. */
 long qr_search_memory(const qr_search *s);
-/* Search b (only read: the search plays on its own copy). Returns QR_OK, or QR_ERR_GAME_OVER
+/* Search b (only read: the search plays on its own copy). A position met again, on the
+   search's line or in opts->history, scores as a draw (0). Returns QR_OK, or QR_ERR_GAME_OVER
    (then r->move is -1). A qr_search must not run in two threads at once; separate ones share
    nothing. The table is kept between runs; a new qr_search gives reproducible results. */
 int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,

@@ -47,6 +47,9 @@ struct qr_search {
     long nodes, node_limit;
     double deadline;       /* < 0: none */
     int iteration, aborted;
+    uint64_t line[QR_SEARCH_MAX_DEPTH + 1];   /* hash at each ply of the current line */
+    uint64_t history[QR_SEARCH_HISTORY];      /* earlier positions of the game */
+    int nhistory;
     int pv[QR_SEARCH_MAX_DEPTH + 1][QR_SEARCH_MAX_DEPTH + 1];
     int pv_len[QR_SEARCH_MAX_DEPTH + 1];
     qr_gen_move lists[QR_SEARCH_MAX_DEPTH + 1][SEARCH_GEN];
@@ -321,11 +324,28 @@ static int search_moves(qr_search *s, qr_gen_move *list, int n, int depth, int p
     return best;
 }
 
+/* Has the position at ply (not the root) been met before, on this line or in the game? The
+   hash holds the side to move, so only every other ply can match. */
+static int search_repeated(qr_search *s, int ply)
+{
+    uint64_t h = s->b.hash;
+    s->line[ply] = h;
+    for (int k = ply - 2; k >= 0; k -= 2)
+        if (s->line[k] == h)
+            return 1;
+    for (int k = (ply + 1) % 2; k < s->nhistory; k += 2)
+        if (s->history[k] == h)
+            return 1;
+    return 0;
+}
+
 static int search_node(qr_search *s, int depth, int ply, int alpha, int beta, const int d[2])
 {
     s->pv_len[ply] = 0;
     if (qr_board_winner(&s->b) >= 0)
         return -(QR_SCORE_WIN - ply);       /* the move that led here won */
+    if (search_repeated(s, ply))
+        return 0;                           /* a repetition: nobody gains by it */
     s->nodes++;
     if (search_stop(s))
         return 0;
@@ -352,6 +372,11 @@ static int search_node(qr_search *s, int depth, int ply, int alpha, int beta, co
 static void run_setup(qr_search *s, const qr_board *b, const qr_search_opts *o, double t0)
 {
     s->b = *b;
+    s->line[0] = b->hash;
+    s->nhistory = o && o->history && o->nhistory > 0
+                      ? (o->nhistory < QR_SEARCH_HISTORY ? o->nhistory : QR_SEARCH_HISTORY) : 0;
+    for (int i = 0; i < s->nhistory; i++)
+        s->history[i] = o->history[i];
     s->nodes = 0;
     s->aborted = 0;
     s->node_limit = o && o->nodes > 0 ? o->nodes : 0;
@@ -450,7 +475,7 @@ long qr_bench_search(int size, long nodes, qr_search_result *r)
 {
     qr_board b;
     qr_search_result local;
-    qr_search_opts o = {0.0, nodes, 0};
+    qr_search_opts o = {0.0, nodes, 0, NULL, 0};
     if (qr_board_init(&b, size, -1, 1) != QR_OK)
         return -1;
     qr_search *s = qr_search_new(16);

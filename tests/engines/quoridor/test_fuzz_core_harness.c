@@ -181,7 +181,12 @@ static void op_search(fuzz *f, qr_search *s)
     const qr_board *b = qr_game_board(f->g);
     qr_board before = *b;
     qr_search_result r;
-    qr_search_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(300), (int)rnd(4)};
+    uint64_t hist[40];
+    int nh = qr_game_recent_hashes(f->g, hist, (int)rnd(40));
+    CHECK(nh >= 0 && nh <= qr_game_nmoves(f->g));
+    for (int i = 0; i < nh; i++)
+        CHECK(hist[i] != b->hash || i % 2 == 1);    /* the side to move differs at even i */
+    qr_search_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(300), (int)rnd(4), hist, nh};
     int err = qr_search_run(s, b, &o, &r);
     CHECK(same_board(b, &before));
     CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));
