@@ -251,10 +251,13 @@ class QuoridorEngine:
             seconds = 1.0
         style = lib.QR_MCTS_REFERENCE if engine == "reference-ai" else lib.QR_MCTS_OWN
         seed = (self.seed * 0x9E3779B97F4A7C15 ^ self.board.hash) & (2**64 - 1)
+        history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
         opts = ffi.new("qr_mcts_opts *", {"seconds": seconds or 0.0, "playouts": playouts or 0,
-                                          "style": style, "seed": seed})
+                                          "style": style, "seed": seed, "history": history})
         r = ffi.new("qr_mcts_result *")
         with self._lock:
+            opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
+                                                      lib.QR_SEARCH_HISTORY)
             if self._mcts is None:
                 t = lib.qr_mcts_new(self._mcts_megabytes)
                 if t == ffi.NULL:

@@ -16,6 +16,9 @@
    that is a shortest step, and a pawn move that is no shortest step is replaced by one early in
    the game (ply < 6, pawn on the centre column) or when the win rate is below 0.1.
 
+   The own style scores a line back to an earlier position (on the line, or in the game's
+   history the options give) as a draw, so it does not shuffle when it is ahead.
+
    The tree is one array of nodes allocated by qr_mcts_new (its size is the memory bound);
    an expansion that does not fit leaves the node a leaf (r->tree_full). Win counts are stored
    for the player who moved into the node; draws (rollouts past their ply limit) count half. */
@@ -49,6 +52,8 @@ typedef struct {
 } mc_node;
 
 struct qr_mcts {
+    uint64_t history[QR_SEARCH_HISTORY];  /* earlier positions of the game, newest first */
+    int nhistory;
     mc_node *nodes;
     long capacity, used;
     qr_rng rng;
@@ -273,18 +278,38 @@ static void mc_backup(qr_mcts *t, const int32_t *path, int len, int root_to_move
     }
 }
 
+/* Is the position after len - 1 plies of the line (hashes[0] the root) one met before? */
+static int mc_repeated(const qr_mcts *t, const uint64_t *hashes, int len)
+{
+    uint64_t h = hashes[len - 1];
+    for (int k = len - 3; k >= 0; k -= 2)
+        if (hashes[k] == h)
+            return 1;
+    for (int k = len % 2; k < t->nhistory; k += 2)      /* history[0]: one ply before the root */
+        if (t->history[k] == h)
+            return 1;
+    return 0;
+}
+
 static void mc_iterate(qr_mcts *t, const qr_board *root)
 {
     qr_board b = *root;
     qr_undo u;
     int32_t path[MC_MAX_DEPTH + 2], node = 0;
+    uint64_t hashes[MC_MAX_DEPTH + 2];
     int len = 0;
+    hashes[0] = b.hash;
     path[len++] = 0;
     while (t->nodes[node].child && qr_board_winner(&b) < 0 && len <= MC_MAX_DEPTH) {
         const mc_node *p = &t->nodes[node];
         node = t->style == QR_MCTS_REFERENCE ? ref_select(t, p) : own_select(t, p);
         qr_board_play(&b, t->nodes[node].move, &u);
+        hashes[len] = b.hash;
         path[len++] = node;
+        if (t->style == QR_MCTS_OWN && mc_repeated(t, hashes, len)) {
+            mc_backup(t, path, len, root->to_move, 0.5);     /* a repetition: a draw */
+            return;
+        }
     }
     int ready = t->style == QR_MCTS_OWN || node == 0 || t->nodes[node].visits > 0;
     if (qr_board_winner(&b) < 0 && !t->nodes[node].child && ready && len <= MC_MAX_DEPTH &&
@@ -394,6 +419,10 @@ static void mc_setup(qr_mcts *t, const qr_mcts_opts *o)
     t->c = o && o->exploration > 0 ? o->exploration
                                    : t->style == QR_MCTS_REFERENCE ? MC_REF_C : MC_OWN_C;
     qr_rng_seed(&t->rng, o ? o->seed : 0);
+    t->nhistory = o && o->history && o->nhistory > 0
+                      ? (o->nhistory < QR_SEARCH_HISTORY ? o->nhistory : QR_SEARCH_HISTORY) : 0;
+    for (int i = 0; i < t->nhistory; i++)
+        t->history[i] = o->history[i];
     t->nodes[0] = (mc_node){0.0f, 0, 0, -1, 0, 1};
     t->used = 1;
     t->full = 0;
@@ -456,7 +485,7 @@ long qr_bench_mcts(int size, long playouts, int style, qr_mcts_result *r)
 {
     qr_board b;
     qr_mcts_result local;
-    qr_mcts_opts o = {0.0, playouts, style, QR_MCTS_LEAF_VALUE, 0.0, 1};
+    qr_mcts_opts o = {0.0, playouts, style, QR_MCTS_LEAF_VALUE, 0.0, 1, NULL, 0};
     if (qr_board_init(&b, size, -1, 1) != QR_OK)
         return -1;
     b.ply = 2;                  /* past the reference style's opening rule: really search */

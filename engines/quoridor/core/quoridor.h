@@ -232,6 +232,8 @@ typedef struct {
     int leaf;              /* own style only: QR_MCTS_LEAF_VALUE or QR_MCTS_LEAF_ROLLOUT */
     double exploration;
     uint64_t seed;
+    const uint64_t *history;  /* as qr_search_opts': earlier positions that may come again; */
+    int nhistory;             /* a line back to one of them, or to its own, is a draw (0.5) */
 } qr_mcts_opts;
 
 /* What a run found, from the side to move's point of view. */

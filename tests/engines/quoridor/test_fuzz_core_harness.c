@@ -216,8 +216,10 @@ static void op_mcts(fuzz *f, qr_mcts *t)
     const qr_board *b = qr_game_board(f->g);
     qr_board before = *b;
     qr_mcts_result r, again;
+    uint64_t hist[40];
+    int nh = qr_game_recent_hashes(f->g, hist, (int)rnd(40));
     qr_mcts_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(400), (int)rnd(2), (int)rnd(2),
-                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs};
+                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs, hist, nh};
     int err = qr_mcts_run(t, b, &o, &r);
     CHECK(same_board(b, &before));
     CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));

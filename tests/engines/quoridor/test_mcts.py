@@ -110,3 +110,14 @@ def test_an_unknown_engine_is_refused_naming_the_choices():
     with pytest.raises(ValueError, match="alphabeta, mcts, reference-ai"):
         QuoridorEngine(5).search(engine="random")
     assert ENGINES == ("alphabeta", "mcts", "reference-ai")
+
+
+def test_a_move_back_to_an_earlier_position_is_a_draw_for_our_tree():
+    eng = QuoridorEngine(5, walls=0)
+    for move in ["c2", "c4", "c3", "c5"]:       # c2 now would repeat the position after c2
+        eng.play(move)
+    result = eng.search(playouts=3000, engine="mcts")
+    rates = dict(zip((c[0] for c in result["candidates"]), result["candidate_visits"]))
+    back = [i for i, c in enumerate(result["candidates"]) if c[0] == "c2"]
+    assert back and rates["c2"] > 0 and result["move"] == "c4"
+    assert result["candidates"][back[0]][1] == 0       # win rate 0.5 exactly: score 0
