@@ -28,7 +28,8 @@ _REFUSALS = {
 
 
 ENGINES = ("alphabeta", "mcts", "reference-ai")
-DEFAULT_ENGINE = "alphabeta"
+DEFAULT_ENGINE = "alphabeta"  # search()'s default, kept for the API's callers
+SHIPPED_ENGINE = "mcts"  # the stronger one in matches (bench/README.md): the protocol's default
 
 
 def _winrate_score(w: float) -> int:

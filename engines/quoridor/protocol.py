@@ -9,8 +9,9 @@ and ``genmove`` are refused for the colour not to move.
 
 Commands: protocol_version, name, version, known_command NAME, list_commands, boardsize N
 (5, 7 or 9; clears the board, default walls), walls N (walls each, clears the board),
-clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, set_engine NAME (alphabeta, mcts
-or reference-ai: the search genmove runs), time_settings MAIN BYO STONES
+clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, set_engine NAME (mcts, the
+default, alphabeta or reference-ai: the search genmove runs; depth budgets are the
+alpha-beta's), time_settings MAIN BYO STONES
 (GTP's; the budget becomes BYO / STONES seconds a move, else MAIN / 30), time_left COLOR T
 STONES (GTP's: T / STONES seconds, or T / 25 with STONES 0), set_budget seconds X
 | nodes N | playouts N | depth D (nodes and playouts are one budget: alpha-beta nodes, or
@@ -23,10 +24,10 @@ import sys
 
 from engines.gtp import GtpError, format_response, parse_command
 from engines.quoridor import rules
-from engines.quoridor.engine import DEFAULT_ENGINE, ENGINES, QuoridorEngine
+from engines.quoridor.engine import ENGINES, SHIPPED_ENGINE, QuoridorEngine
 
 NAME = "soloshop-quoridor"
-VERSION = "0.1"
+VERSION = "0.2"
 COLOURS = {"white": 0, "w": 0, "1": 0, "black": 1, "b": 1, "2": 1}
 COLOUR_NAMES = ("white", "black")
 TIME_MARGIN = 0.9  # a genmove searches this share of its seconds (less 10 ms)
@@ -71,7 +72,7 @@ class Session:
     """One protocol session: a game, a search budget and the command table."""
 
     def __init__(self, size: int = 9, seconds: float | None = None, nodes: int | None = None,
-                 depth: int | None = None, engine: str = DEFAULT_ENGINE, seed: int = 0):
+                 depth: int | None = None, engine: str = SHIPPED_ENGINE, seed: int = 0):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
         self.engine = QuoridorEngine(size, seed=seed)
@@ -83,7 +84,7 @@ class Session:
         self.quit = False
         self.commands = {
             "protocol_version": lambda a: "2", "name": lambda a: NAME,
-            "version": lambda a: VERSION, "known_command": self.known_command,
+            "version": lambda a: f"{VERSION} {self.searcher}", "known_command": self.known_command,
             "list_commands": lambda a: "\n".join(sorted(self.commands)),
             "boardsize": self.boardsize, "walls": self.set_walls,
             "clear_board": self.clear_board, "play": self.play, "genmove": self.genmove,

@@ -65,7 +65,7 @@ def test_malformed_input_is_refused_not_a_crash(client, line, reason):
 
 
 def test_ids_and_blank_and_comment_lines_in_raw_output():
-    out = subprocess.run(ENGINE + ["--depth", "1"], input="7 name\n\n# nothing\n8 frob\n9 genmove 1\nquit\n",
+    out = subprocess.run(ENGINE + ["--depth", "1", "--engine", "alphabeta"], input="7 name\n\n# nothing\n8 frob\n9 genmove 1\nquit\n",
                          capture_output=True, text=True, timeout=30).stdout
     assert out.startswith("=7 soloshop-quoridor\n\n?8 unknown command 'frob'\n\n=9 e2\n\n")
     assert out.endswith("=\n\n")
@@ -73,6 +73,7 @@ def test_ids_and_blank_and_comment_lines_in_raw_output():
 
 def test_walls_budget_and_time_settings_take_effect(client):
     client.command("walls 0")
+    client.command("set_engine alphabeta")
     client.command("set_budget depth 2")
     assert client.command("genmove white") == "e2"             # no walls: it can only walk
     with pytest.raises(GtpClientError, match="no walls left"):
@@ -128,7 +129,8 @@ def test_the_engines_quoridor_command_speaks_it():
 
     from engines.cli import main
 
-    result = CliRunner().invoke(main, ["quoridor", "--size", "5", "--depth", "2"],
+    result = CliRunner().invoke(main, ["quoridor", "--size", "5", "--depth", "2",
+                                       "--engine", "alphabeta"],
                                 input="boardsize 7\ngenmove white\nquit\n")
     assert result.exit_code == 0 and result.output == "=\n\n= d2\n\n=\n\n"
 
