@@ -12,8 +12,9 @@ increment), or a node budget (``set_budget nodes N``). A move over S + tolerance
 below -tolerance, loses on time.
 
 A game starts from its opening (moves sent with ``play`` to both engines) and ends when a pawn
-reaches its goal row, on a forfeit, or at the move limit: a game still running after
-``max_moves`` plies (default 200 on 9x9, 20 x size) is a draw. Forfeits and their reasons
+reaches its goal row, on a forfeit, or in a draw: the same position (pawns, walls, walls left,
+side to move) a third time, or no winner after ``max_moves`` plies (default 20 x size, 180 on
+9x9). Forfeits and their reasons
 (`GameResult.forfeit`): 'illegal' (a move the rules refuse; the rules' reason is recorded),
 'crash' (the engine exited), 'time' (over its time), 'timeout' (no answer within --timeout and
 no time control to blame), 'garbage' (an answer that is no protocol reply or no move),
@@ -46,6 +47,7 @@ from engines.quoridor import record as qrecord
 from engines.quoridor import rules
 from plumbing.errors import NamedError
 
+REPETITIONS = 3  # the same position (pawns, walls, walls left, side to move) this often: a draw
 DEFAULT_TOLERANCE = 0.5
 DEFAULT_TIMEOUT = 60.0
 COLOUR = {"w": "white", "b": "black"}  # the runner's colour -> the protocol's
@@ -253,6 +255,10 @@ def play_one(task: tuple[QuoridorSettings, GameSpec]) -> GameResult:
 QuoridorAdapter.play_one = staticmethod(play_one)
 
 
+def _nth(n: int) -> str:
+    return {2: "second", 3: "third"}.get(n, f"{n}th")
+
+
 def other(color: str) -> str:
     return "w" if color == "b" else "b"
 
@@ -374,7 +380,12 @@ class QuoridorGame:
             for role in ("candidate", "opponent"):
                 self._tell(role, colour, move, what=f"the opening move {move}")
         clock = {role: side.tc[0] for role, side in self.sides.items() if side.tc}
+        seen: dict[int, int] = {}
         while game.winner is None:
+            seen[game.hash()] = seen.get(game.hash(), 0) + 1
+            if seen[game.hash()] >= REPETITIONS:
+                return None, (f"draw: the same position a {_nth(REPETITIONS)} time "
+                              f"(move {len(game.history)})"), "repetition"
             if len(game.history) >= s.move_limit:
                 return None, f"draw: no winner after {s.move_limit} plies", "max-moves"
             if stopping():

@@ -39,7 +39,8 @@ def quoridor(games, openings, seconds, tc, opponent_seconds, opponent_tc, tolera
 
     White (player one, on e1) moves first; every move is checked by the readable rules.
     Forfeits (illegal move, crash, time, no answer, garbage, refusal) are recorded with their
-    reason; a game without a winner after --max-moves plies is a draw. Records (the project's
+    reason; a game is a draw when a position comes a third time or without a winner after
+    --max-moves plies. Records (the project's
     notation) are saved as OUT/game-NNN.qdr. Exit 1 when the match stopped early (not by the
     SPRT)."""
     adapter = QuoridorAdapter(QuoridorSettings(

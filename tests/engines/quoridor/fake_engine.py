@@ -8,6 +8,7 @@ plays legal pawn steps (rules.py) until its AT-th genmove, then does what MODE s
     nomove   answers '= hello' (a reply, but no move)
     refuse   refuses the other side's next move
     walk     never misbehaves (a weak, well-behaved engine)
+    shuffle  steps forward and back again, for ever (well-behaved, never wins)
 
     python fake_engine.py MODE [AT]        MODE also seed={seed}: MODES[(seed - 1) % 5]
 """
@@ -23,7 +24,7 @@ mode = sys.argv[1]
 if mode.startswith("seed="):
     mode = MODES[(int(mode[5:]) - 1) % len(MODES)]
 at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-size, walls, genmoves = 9, None, 0
+size, walls, genmoves, came_from = 9, None, 0, None
 game = rules.Game(size)
 
 
@@ -80,7 +81,14 @@ for line in sys.stdin:
             reply(str(error), ok=False)
     elif name == "genmove":
         genmoves += 1
-        if genmoves >= at and mode != "refuse" and mode != "walk":
+        if mode == "shuffle":
+            me = game.to_move
+            move = step() if genmoves % 2 else rules.square_name(came_from)
+            came_from = game.pawns[me]
+            game.play(move)
+            reply(move)
+            continue
+        if genmoves >= at and mode not in ("refuse", "walk"):
             if mode == "illegal":
                 x, y = game.pawns[game.to_move]  # the farthest corner: never reachable
                 far = size - 1

@@ -115,6 +115,19 @@ def test_a_game_without_a_winner_at_the_move_limit_is_a_draw(tmp_path):
     assert record.loads(games[0]["record"]).result == "draw"
 
 
+def test_a_position_met_a_third_time_is_a_draw(tmp_path):
+    proc = engines_match(tmp_path, "--games", "2", "--size", "9", "--engine",
+                         f"{FAKE} shuffle", "--opponent", f"{FAKE} shuffle", "--openings",
+                         "none", "--seconds", "0", "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["trinomial"] == [0, 2, 0] and summary["endings"] == {"repetition": 2}
+    _, games = journal(tmp_path)
+    for g in games:   # forward, forward, back, back: the start again after 4 and 8 plies
+        assert g["moves"] == 8 and "a third time (move 8)" in g["reason"]
+        assert replay(g["record"]).moves() == ["e2", "e8", "e1", "e9"] * 2
+
+
 def test_an_opening_file_is_played_and_a_bad_one_is_named_before_any_game(tmp_path):
     good = tmp_path / "openings.txt"
     good.write_text("# two openings\nc2 c4 b2h\n\nc2 b2v\n")
