@@ -247,10 +247,11 @@ def run(stdin=None, stdout=None, **options) -> int:
 
 def main(argv=None) -> int:
     """python -m engines.quoridor.protocol [--size N] [--seconds X | --nodes N | --depth D]
-    [--engine alphabeta|mcts|reference-ai] [--seed S]"""
+    [--rollouts N] [--engine mcts|alphabeta|reference-ai] [--seed S]"""
     args, budget = list(sys.argv[1:] if argv is None else argv), {}
     kinds = {"--size": ("size", int), "--seconds": ("seconds", float), "--nodes": ("nodes", int),
-             "--depth": ("depth", int), "--engine": ("engine", str), "--seed": ("seed", int)}
+             "--depth": ("depth", int), "--engine": ("engine", str), "--seed": ("seed", int),
+             "--rollouts": ("nodes", int), "--playouts": ("nodes", int)}
     while args:
         flag = args.pop(0)
         if flag not in kinds or not args:
