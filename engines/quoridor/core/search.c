@@ -22,7 +22,7 @@
 #include <time.h>
 
 #define EVAL_STEP 100
-#define EVAL_WALL 40
+#define EVAL_WALL 70             /* 40 -> 70: 8/12 at 0.5 s a move, bench/README.md */
 #define EVAL_TEMPO 50
 #define SEARCH_WALLS 24             /* walls tried per node, best impact first */
 #define SEARCH_GEN (QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS)
