@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import random
 import shlex
 import shutil
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
