@@ -45,11 +45,20 @@ def gtp(game, playouts, seconds, threads, seed):
               help="Seconds per move  [default: 1 when no budget is given].")
 @click.option("--nodes", type=click.IntRange(min=1), default=None, help="Nodes per move.")
 @click.option("--depth", type=click.IntRange(1, 48), default=None, help="Plies per move.")
-def quoridor(size, seconds, nodes, depth):
+@click.option("--engine", "searcher", default="mcts", show_default=True,
+              type=click.Choice(["alphabeta", "mcts", "reference-ai"]),  # quoridor.engine.ENGINES
+              help="The search: our MCTS (the stronger in matches), our alpha-beta, or the "
+                   "public quoridor-ai method.")
+@click.option("--rollouts", "--playouts", "playouts", type=click.IntRange(min=1), default=None,
+              help="Playouts per move of the tree searches (the same budget as --nodes).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seeds the tree searches (with the position).")
+def quoridor(size, seconds, nodes, depth, searcher, playouts, seed):
     """Speak Quoridor's GTP-shaped line protocol on stdin/stdout (see README)."""
     from engines.quoridor.protocol import run
 
-    raise SystemExit(run(size=int(size), seconds=seconds, nodes=nodes, depth=depth))
+    raise SystemExit(run(size=int(size), seconds=seconds, nodes=playouts or nodes, depth=depth,
+                         engine=searcher, seed=seed))
 
 
 @main.command("export")

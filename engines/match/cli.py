@@ -14,7 +14,8 @@ from plumbing.cli import ToolGroup
 
 # game -> "module:command"; the group's --help lists them without importing any.
 GAMES = {"go": "engines.match.go_cli:go",
-         "gomoku": "engines.match.gomoku_cli:gomoku"}
+         "gomoku": "engines.match.gomoku_cli:gomoku",
+         "quoridor": "engines.match.quoridor_cli:quoridor"}
 
 
 @click.group(cls=ToolGroup, lazy=GAMES, context_settings={"help_option_names": ["-h", "--help"]})

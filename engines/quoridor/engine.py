@@ -9,6 +9,7 @@ included (``search`` and ``genmove`` hold the engine's lock, not the GIL, while 
 """
 from __future__ import annotations
 
+import math
 import threading
 
 from engines.quoridor import rules
@@ -26,11 +27,22 @@ _REFUSALS = {
 }
 
 
+ENGINES = ("alphabeta", "mcts", "reference-ai")
+DEFAULT_ENGINE = "alphabeta"  # search()'s default, kept for the API's callers
+SHIPPED_ENGINE = "mcts"  # the stronger one in matches (bench/README.md): the protocol's default
+
+
+def _winrate_score(w: float) -> int:
+    """A win rate as hundredths of a step: the inverse of the tree search's leaf value."""
+    w = min(max(w, 1e-4), 1 - 1e-4)
+    return round(150 * math.log(w / (1 - w)))
+
+
 class QuoridorEngine:
     """A game of Quoridor on the C core; see the module docstring for the contract."""
 
     def __init__(self, size: int = 9, walls: int | None = None, edge_diagonal: bool = True,
-                 tt_megabytes: int = 16):
+                 tt_megabytes: int = 16, mcts_megabytes: int = 64, seed: int = 0):
         game = lib.qr_game_new(*self._config(size, walls, edge_diagonal))
         if game == ffi.NULL:
             raise MemoryError("the Quoridor core could not allocate a game")
@@ -39,6 +51,9 @@ class QuoridorEngine:
         self._buf = ffi.new("int[]", lib.QR_MAX_MOVES)
         self._tt_megabytes = tt_megabytes
         self._search = None                     # the C search, made on the first search
+        self._mcts_megabytes = mcts_megabytes
+        self._mcts = None                       # the C tree search, made on its first run
+        self.seed = seed
 
     @staticmethod
     def _config(size, walls, edge_diagonal):
@@ -182,21 +197,35 @@ class QuoridorEngine:
     # ---- search --------------------------------------------------------------------------
 
     def search(self, seconds: float | None = None, nodes: int | None = None,
-               depth: int | None = None) -> dict:
-        """Alpha-beta search of the position (the game is not changed). The first budget
-        reached ends it; with none given, 1 second. Depth 1 always completes.
+               depth: int | None = None, engine: str = DEFAULT_ENGINE,
+               playouts: int | None = None) -> dict:
+        """Search the position (the game is not changed) with ENGINE: 'alphabeta' (the C
+        alpha-beta), 'mcts' (our tree search) or 'reference-ai' (the public quoridor-ai
+        method, see core/mcts.c). The first budget reached ends it; with none given, 1 second.
+        For the tree searches NODES is a playout budget (as PLAYOUTS) and DEPTH is ignored;
+        for the alpha-beta depth 1 always completes.
 
         Returns move (notation, None when the game is over), score (hundredths of a step, the
         side to move's view; beyond win_threshold a forced result), depth, nodes, seconds,
         nodes_per_second, pv (names), candidates ([name, score], best first: the first score
         exact, the others upper bounds), path (each player's shortest path), memory (bytes
-        the search holds)."""
+        the search holds). The tree searches add winrate (the move's, side to move), playouts,
+        tree_full and candidate_visits; their score is the win rate as hundredths of a step
+        (150 ln(w / (1 - w)), the inverse of their leaf value) and depth the PV's length."""
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
+        if engine != "alphabeta":
+            return self._tree_search(seconds, playouts or nodes, engine)
         if seconds is None and nodes is None and depth is None:
             seconds = 1.0
+        history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
         opts = ffi.new("qr_search_opts *", {"seconds": seconds or 0.0, "nodes": nodes or 0,
-                                            "depth": depth or 0})
+                                            "depth": depth or 0, "history": history})
         r = ffi.new("qr_search_result *")
         with self._lock:
+            # earlier positions that may come again: the search scores a repetition as a draw
+            opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
+                                                      lib.QR_SEARCH_HISTORY)
             if self._search is None:
                 s = lib.qr_search_new(self._tt_megabytes)
                 if s == ffi.NULL:
@@ -218,10 +247,50 @@ class QuoridorEngine:
                 "path": [r.path[0], r.path[1]], "memory": memory,
                 "win_threshold": lib.QR_SCORE_WIN - lib.QR_SEARCH_MAX_DEPTH}
 
+    def _tree_search(self, seconds, playouts, engine: str) -> dict:
+        if seconds is None and playouts is None:
+            seconds = 1.0
+        style = lib.QR_MCTS_REFERENCE if engine == "reference-ai" else lib.QR_MCTS_OWN
+        seed = (self.seed * 0x9E3779B97F4A7C15 ^ self.board.hash) & (2**64 - 1)
+        history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
+        opts = ffi.new("qr_mcts_opts *", {"seconds": seconds or 0.0, "playouts": playouts or 0,
+                                          "style": style, "seed": seed, "history": history})
+        r = ffi.new("qr_mcts_result *")
+        with self._lock:
+            opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
+                                                      lib.QR_SEARCH_HISTORY)
+            if self._mcts is None:
+                t = lib.qr_mcts_new(self._mcts_megabytes)
+                if t == ffi.NULL:
+                    raise MemoryError("the Quoridor core could not allocate a tree search")
+                self._mcts = ffi.gc(t, lib.qr_mcts_free)
+            lib.qr_mcts_run(self._mcts, self.board, opts, r)
+            memory = lib.qr_mcts_memory(self._mcts)
+        return self._tree_dict(r, memory)
+
+    def _tree_dict(self, r, memory: int) -> dict:
+        def name(code):
+            return rules.move_name(self._decode(code))
+        cands = range(r.ncandidates)
+        return {"move": name(r.move) if r.move >= 0 else None,
+                "score": _winrate_score(r.winrate), "winrate": r.winrate,
+                "depth": r.pv_len, "nodes": r.nodes, "playouts": r.playouts,
+                "seconds": r.seconds,
+                "nodes_per_second": r.playouts / r.seconds if r.seconds > 0 else None,
+                "pv": [name(c) for c in r.pv[0:r.pv_len]],
+                "candidates": [[name(r.candidates[i]), _winrate_score(r.candidate_winrates[i])]
+                               for i in cands],
+                "candidate_visits": [r.candidate_visits[i] for i in cands],
+                "path": [r.path[0], r.path[1]], "memory": memory,
+                "tree_full": bool(r.tree_full),
+                "win_threshold": lib.QR_SCORE_WIN - lib.QR_SEARCH_MAX_DEPTH}
+
     def genmove(self, seconds: float | None = None, nodes: int | None = None,
-                depth: int | None = None) -> dict:
+                depth: int | None = None, engine: str = DEFAULT_ENGINE,
+                playouts: int | None = None) -> dict:
         """search(), then play its move; the search's dict (move None: nothing was played)."""
-        result = self.search(seconds=seconds, nodes=nodes, depth=depth)
+        result = self.search(seconds=seconds, nodes=nodes, depth=depth, engine=engine,
+                             playouts=playouts)
         if result["move"] is not None:
             self.play(result["move"])
         return result

@@ -9,9 +9,13 @@ and ``genmove`` are refused for the colour not to move.
 
 Commands: protocol_version, name, version, known_command NAME, list_commands, boardsize N
 (5, 7 or 9; clears the board, default walls), walls N (walls each, clears the board),
-clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, time_settings MAIN BYO STONES
-(GTP's; the budget becomes BYO / STONES seconds a move, else MAIN / 30), set_budget seconds X
-| nodes N | depth D, final_status (``white wins``, ``black wins`` or ``playing``), winner
+clear_board, play COLOR MOVE, genmove COLOR, undo, showboard, set_engine NAME (mcts, the
+default, alphabeta or reference-ai: the search genmove runs; depth budgets are the
+alpha-beta's), time_settings MAIN BYO STONES
+(GTP's; the budget becomes BYO / STONES seconds a move, else MAIN / 30), time_left COLOR T
+STONES (GTP's: T / STONES seconds, or T / 25 with STONES 0), set_budget seconds X
+| nodes N | playouts N | depth D (nodes and playouts are one budget: alpha-beta nodes, or
+the tree searches' playouts), final_status (``white wins``, ``black wins`` or ``playing``), winner
 (``white``, ``black`` or ``none``), quit.
 """
 from __future__ import annotations
@@ -20,12 +24,14 @@ import sys
 
 from engines.gtp import GtpError, format_response, parse_command
 from engines.quoridor import rules
-from engines.quoridor.engine import QuoridorEngine
+from engines.quoridor.engine import ENGINES, SHIPPED_ENGINE, QuoridorEngine
 
 NAME = "soloshop-quoridor"
-VERSION = "0.1"
+VERSION = "0.2"
 COLOURS = {"white": 0, "w": 0, "1": 0, "black": 1, "b": 1, "2": 1}
 COLOUR_NAMES = ("white", "black")
+TIME_MARGIN = 0.9  # a genmove searches this share of its seconds (less 10 ms)
+TIME_SHARE = 25  # time_left with a game clock: the move gets this share of what is left
 
 
 def parse_colour(text: str) -> int:
@@ -66,8 +72,11 @@ class Session:
     """One protocol session: a game, a search budget and the command table."""
 
     def __init__(self, size: int = 9, seconds: float | None = None, nodes: int | None = None,
-                 depth: int | None = None):
-        self.engine = QuoridorEngine(size)
+                 depth: int | None = None, engine: str = SHIPPED_ENGINE, seed: int = 0):
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
+        self.engine = QuoridorEngine(size, seed=seed)
+        self.searcher = engine
         self.walls: int | None = None
         self.budget = {"seconds": seconds, "nodes": nodes, "depth": depth}
         if seconds is None and nodes is None and depth is None:
@@ -75,12 +84,13 @@ class Session:
         self.quit = False
         self.commands = {
             "protocol_version": lambda a: "2", "name": lambda a: NAME,
-            "version": lambda a: VERSION, "known_command": self.known_command,
+            "version": lambda a: f"{VERSION} {self.searcher}", "known_command": self.known_command,
             "list_commands": lambda a: "\n".join(sorted(self.commands)),
             "boardsize": self.boardsize, "walls": self.set_walls,
             "clear_board": self.clear_board, "play": self.play, "genmove": self.genmove,
             "undo": self.undo, "showboard": lambda a: "\n" + render_board(self.engine),
-            "time_settings": self.time_settings, "set_budget": self.set_budget,
+            "time_settings": self.time_settings, "time_left": self.time_left,
+            "set_budget": self.set_budget, "set_engine": self.set_engine,
             "final_status": self.final_status, "winner": self.winner, "quit": self.do_quit,
         }
 
@@ -154,7 +164,10 @@ class Session:
 
     def genmove(self, args):
         self._colour_to_move(self._args(args, 1, "genmove COLOR")[0])
-        result = self.engine.genmove(**self.budget)
+        budget = dict(self.budget)
+        if budget["seconds"]:   # answer within the budget: leave room for the reply and the OS
+            budget["seconds"] = max(0.01, budget["seconds"] * TIME_MARGIN - 0.01)
+        result = self.engine.genmove(engine=self.searcher, **budget)
         if result["move"] is None:
             raise GtpError("no legal move")
         return result["move"]
@@ -170,8 +183,25 @@ class Session:
         seconds = byo / stones if byo > 0 and stones > 0 else main / 30
         self.budget = {"seconds": max(seconds, 0.01), "nodes": None, "depth": None}
 
+    def time_left(self, args):
+        colour, left, stones = self._args(args, 3, "time_left COLOR SECONDS STONES")
+        parse_colour(colour)
+        left, stones = self._int(left, "time"), self._int(stones, "stones")
+        if left < 0 or stones < 0:
+            raise GtpError("time and stones must not be negative")
+        # a game clock: a share of what is left (about 25 moves to go); byo-yomi: per stone
+        seconds = left / stones if stones > 0 else left / TIME_SHARE
+        self.budget = {"seconds": max(seconds, 0.01), "nodes": None, "depth": None}
+
+    def set_engine(self, args):
+        (name,) = self._args(args, 1, "set_engine " + " | ".join(ENGINES))
+        if name not in ENGINES:
+            raise GtpError(f"unknown engine {name!r}: {', '.join(ENGINES)}")
+        self.searcher = name
+
     def set_budget(self, args):
         kind, value = self._args(args, 2, "set_budget seconds X | nodes N | depth D")
+        kind = "nodes" if kind == "playouts" else kind
         if kind == "seconds":
             try:
                 seconds = float(value)
@@ -200,10 +230,11 @@ class Session:
         self.quit = True
 
 
-def run(stdin=None, stdout=None, **budget) -> int:
-    """Serve the protocol until quit or end of input; returns the exit code."""
+def run(stdin=None, stdout=None, **options) -> int:
+    """Serve the protocol until quit or end of input; returns the exit code. OPTIONS: size,
+    seconds, nodes, depth, engine, seed (Session's)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    session = Session(**budget)
+    session = Session(**options)
     for line in stdin:
         reply = session.handle(line)
         if reply is not None:
@@ -215,10 +246,12 @@ def run(stdin=None, stdout=None, **budget) -> int:
 
 
 def main(argv=None) -> int:
-    """python -m engines.quoridor.protocol [--size N] [--seconds X | --nodes N | --depth D]"""
+    """python -m engines.quoridor.protocol [--size N] [--seconds X | --nodes N | --depth D]
+    [--rollouts N] [--engine mcts|alphabeta|reference-ai] [--seed S]"""
     args, budget = list(sys.argv[1:] if argv is None else argv), {}
     kinds = {"--size": ("size", int), "--seconds": ("seconds", float), "--nodes": ("nodes", int),
-             "--depth": ("depth", int)}
+             "--depth": ("depth", int), "--engine": ("engine", str), "--seed": ("seed", int),
+             "--rollouts": ("nodes", int), "--playouts": ("nodes", int)}
     while args:
         flag = args.pop(0)
         if flag not in kinds or not args:

@@ -27,8 +27,10 @@ over, off board, illegal pawn move, no walls left, overlap, cross, blocks every 
 Notation: squares a1..i9 (column letter, row number). A wall is named by the square it touches
 nearest a1 plus `h` or `v`: `e3v` is the vertical wall between columns e and f beside rows 3
 and 4, `e3h` the horizontal wall between rows 3 and 4 along columns e and f. QTP names a wall
-by the north-west square of the four it touches instead (QTP `e3h` is our `e2h`; we assume the
-same for vertical walls: QTP `e4v` is our `e3v`); `qtp_to_wall` and `wall_to_qtp` translate.
+by the north-west square of the four it touches instead, with row 9 at the top (QTP `e3h` is
+our `e2h`, and QTP `e4v` is our `e3v`: the QTP reference engines' boards put a horizontal wall
+below its square and a vertical wall right of its square and the one below);
+`qtp_to_wall` and `wall_to_qtp` translate.
 
 The Zobrist hash is defined here exactly as the C core computes it: one splitmix64 stream from
 ZOBRIST_SEED gives 81 pawn keys of player 0 then 81 of player 1 (index y * 9 + x), 64
@@ -131,15 +133,34 @@ def parse_move(text: str):
     return (x, y, orient) if orient else (x, y)
 
 
-def qtp_to_wall(text: str) -> str:
-    """A QTP wall name (north-west square of the four) in our notation: 'e3h' -> 'e2h'."""
-    x, y, o = parse_move(text)
+_QTP_ORIENTATIONS = {"h": "h", "horizontal": "h", "v": "v", "vertical": "v"}
+
+
+def qtp_to_wall(text: str, size: int = 9) -> str:
+    """A QTP wall (the north-west square of the four it touches, row 9 at the top, then the
+    orientation: 'e3h', 'E3 h', 'e3 horizontal') in our notation: 'e3h' -> 'e2h', 'e4v' ->
+    'e3v'. Both orientations move one row: QTP's horizontal wall lies below its square and
+    along the next column, its vertical wall right of its square and along the row below.
+    OffBoard for a square no wall of a SIZE board can be named by (row 1, the last column)."""
+    parts = text.strip().lower().split()
+    if len(parts) == 2 and parts[1] in _QTP_ORIENTATIONS:
+        parts = [parts[0] + _QTP_ORIENTATIONS[parts[1]]]
+    move = parse_move(parts[0]) if len(parts) == 1 else None
+    if move is None or len(move) != 3:
+        raise OffBoard(f"{text!r} is no QTP wall: expected a square and h or v, like e3h")
+    x, y, o = move
+    if not (0 <= x < size - 1 and 1 <= y < size):
+        raise OffBoard(f"QTP wall {text!r}: no wall of the {size}x{size} board has that "
+                       f"north-west square (columns a-{COLUMNS[size - 2]}, rows 2-{size})")
     return wall_name((x, y - 1, o))
 
 
-def wall_to_qtp(text: str) -> str:
-    """Our wall name as QTP writes it: 'e2h' -> 'e3h'."""
-    x, y, o = parse_move(text)
+def wall_to_qtp(text: str, size: int = 9) -> str:
+    """Our wall name as QTP writes it: 'e2h' -> 'e3h', 'e3v' -> 'e4v' (qtp_to_wall's inverse)."""
+    move = parse_move(text)
+    if len(move) != 3 or not (0 <= move[0] < size - 1 and 0 <= move[1] < size - 1):
+        raise OffBoard(f"{text!r} is no wall of the {size}x{size} board")
+    x, y, o = move
     return wall_name((x, y + 1, o))
 
 

@@ -99,3 +99,14 @@ int qr_game_move(const qr_game *g, int i)
 {
     return i >= 0 && i < g->nmoves ? g->hist[i].move : -1;
 }
+
+int qr_game_recent_hashes(const qr_game *g, uint64_t *out, int max)
+{
+    qr_board b = g->board;
+    int k = 0;
+    for (int i = g->nmoves - 1; i >= 0 && k < max && g->hist[i].move < QR_WALL_H; i--) {
+        qr_board_undo(&b, &g->hist[i]);
+        out[k++] = b.hash;
+    }
+    return k;
+}

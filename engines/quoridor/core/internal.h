@@ -110,4 +110,32 @@ int qr_wall_decode(const qr_board *b, int move, int *vertical, int *slot);
 /* qr_board_check with the path check always (full != 0) or only for risky walls. */
 int qr_check(const qr_board *b, int move, int full);
 
+/* ---- Shared by the searches (search.c) ------------------------------------------------- */
+
+/* A generated move with its ordering score and both path lengths after it. */
+typedef struct {
+    int move, order;
+    int d[2];
+} qr_gen_move;
+
+/* Monotonic seconds, or -1 where there is no clock (bare wasm): time budgets are then ignored
+   and only node, depth and playout limits apply. The core's one platform function. */
+double qr_search_clock(void);
+/* The side to move's pawn moves (d: both path lengths now); order favours path-shortening
+   steps (3 << 20 - new length), others -new length. Returns the count (<= 5). */
+int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list);
+/* Walls of the side to move touching a square of one of the opponent's shortest paths and
+   lengthening it, best (opponent's gain - own gain) first, at most limit (list needs room
+   for 2 * QR_MAX_SLOTS). Order is (1 << 20) + 64 * impact - own new length. */
+int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit);
+
+/* ---- Rollouts (rollout.c) -------------------------------------------------------------- */
+
+/* Slots of that orientation holding a "probable" wall: touching a wall, or touching a square
+   a king step from a pawn, and neither overlapping nor crossing a wall (paths not checked). */
+uint64_t qr_rollout_probable(const qr_board *b, int vertical);
+/* qr_rollout with other shares: percent of moves that are walls (probable, random) and of
+   moves that are random pawn steps; the rest are steps of least path length. */
+int qr_rollout_mix(qr_board *b, qr_rng *r, int max_plies, int wall_percent, int random_percent);
+
 #endif

@@ -136,6 +136,9 @@ int qr_game_undo(qr_game *g);
 int qr_game_nmoves(const qr_game *g);
 /* Move i (0 = the first), -1 when out of range. */
 int qr_game_move(const qr_game *g, int i);
+/* Hashes of the positions before the current one that could come again (back to the last
+   wall: a wall never goes away), newest first, at most max; returns how many. */
+int qr_game_recent_hashes(const qr_game *g, uint64_t *out, int max);
 
 /* ---- Rollouts: shortest-path-guided random games ----------------------------------------- */
 
@@ -162,6 +165,7 @@ long qr_bench_rollouts(int size, long rollouts, uint64_t seed);
 #define QR_SEARCH_MAX_CANDIDATES 8
 #define QR_SCORE_WIN 30000
 #define QR_SEARCH_DEFAULT_NODES 200000
+#define QR_SEARCH_HISTORY 32
 
 typedef struct qr_search qr_search;
 
@@ -171,6 +175,8 @@ typedef struct {
     double seconds;        /* wall-clock seconds; ignored where the platform has no clock */
     long nodes;            /* nodes visited */
     int depth;             /* deepest iteration, at most QR_SEARCH_MAX_DEPTH */
+    const uint64_t *history;  /* hashes of earlier positions that may come again (newest */
+    int nhistory;             /* first, qr_game_recent_hashes); at most QR_SEARCH_HISTORY used */
 } qr_search_opts;
 
 /* What a run found, from the side to move's point of view. Scores are in hundredths of a
@@ -195,7 +201,8 @@ qr_search *qr_search_new(int tt_megabytes);
 void qr_search_free(qr_search *s);
 /* Bytes the search holds (table and move lists); fixed at qr_search_new. */
 long qr_search_memory(const qr_search *s);
-/* Search b (only read: the search plays on its own copy). Returns QR_OK, or QR_ERR_GAME_OVER
+/* Search b (only read: the search plays on its own copy). A position met again, on the
+   search's line or in opts->history, scores as a draw (0). Returns QR_OK, or QR_ERR_GAME_OVER
    (then r->move is -1). A qr_search must not run in two threads at once; separate ones share
    nothing. The table is kept between runs; a new qr_search gives reproducible results. */
 int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,
@@ -203,6 +210,61 @@ int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,
 /* Node-speed benchmark: a search of the start position of size with budget nodes; returns
    the nodes visited (and r, when not NULL). */
 long qr_bench_search(int size, long nodes, qr_search_result *r);
+
+/* ---- Monte Carlo tree search (mcts.c) --------------------------------------------------- */
+
+/* Styles: our PUCT with path-impact priors and a path-value leaf, or the public quoridor-ai
+   method (UCT c = 0.2, probable walls, 0.7 shortest-step rollouts); see mcts.c. Leaves of the
+   own style: the shortest-path value, or one guided rollout. */
+enum { QR_MCTS_OWN = 0, QR_MCTS_REFERENCE = 1 };
+enum { QR_MCTS_LEAF_VALUE = 0, QR_MCTS_LEAF_ROLLOUT = 1 };
+#define QR_MCTS_DEFAULT_PLAYOUTS 10000
+
+typedef struct qr_mcts qr_mcts;
+
+/* Budget and method of one run; the first limit reached ends it (<= 0: none; with neither,
+   QR_MCTS_DEFAULT_PLAYOUTS). exploration <= 0: the style's default (own 1.5, reference 0.2).
+   A run with the same options on the same board gives the same result. */
+typedef struct {
+    double seconds;
+    long playouts;         /* iterations (each one leaf value or one rollout) */
+    int style;             /* QR_MCTS_OWN or QR_MCTS_REFERENCE */
+    int leaf;              /* own style only: QR_MCTS_LEAF_VALUE or QR_MCTS_LEAF_ROLLOUT */
+    double exploration;
+    uint64_t seed;
+    const uint64_t *history;  /* as qr_search_opts': earlier positions that may come again; */
+    int nhistory;             /* a line back to one of them, or to its own, is a draw (0.5) */
+} qr_mcts_opts;
+
+/* What a run found, from the side to move's point of view. */
+typedef struct {
+    int move;              /* the most visited root move; -1 when the game is over */
+    double winrate;        /* its win rate for the side to move */
+    long playouts;
+    long nodes;            /* tree nodes used */
+    double seconds;
+    int tree_full;         /* an expansion found no room (the tree hit its memory bound) */
+    int pv_len;            /* most visited line */
+    int pv[QR_SEARCH_MAX_DEPTH];
+    int ncandidates;       /* root moves, most visited first */
+    int candidates[QR_SEARCH_MAX_CANDIDATES];
+    long candidate_visits[QR_SEARCH_MAX_CANDIDATES];
+    double candidate_winrates[QR_SEARCH_MAX_CANDIDATES];
+    int path[2];           /* each player's shortest path on the position searched */
+} qr_mcts_result;
+
+/* A search whose tree holds about megabytes (at most 4096; 16-byte nodes; < 1: the smallest
+   tree, 1024 nodes). NULL without memory. */
+qr_mcts *qr_mcts_new(int megabytes);
+void qr_mcts_free(qr_mcts *t);
+/* Bytes the search holds (fixed at qr_mcts_new). */
+long qr_mcts_memory(const qr_mcts *t);
+/* Search b (only read). QR_OK, or QR_ERR_GAME_OVER (r->move -1). Not for two threads at once;
+   the tree is rebuilt on every run. */
+int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts_result *r);
+/* Playout-speed benchmark: a run of style from the start position of size (as if each pawn
+   had moved once) with budget playouts; returns the playouts done (and r, when not NULL). */
+long qr_bench_mcts(int size, long playouts, int style, qr_mcts_result *r);
 
 /* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
 

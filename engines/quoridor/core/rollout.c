@@ -67,8 +67,7 @@ static int roll_pawn_step(const qr_board *b, roll_cache *c, qr_rng *r)
     return bb_pick(dests, r);
 }
 
-/* Probable walls of one orientation: touching a wall, or a square next to a pawn. */
-static uint64_t roll_probable(const qr_board *b, int vertical)
+uint64_t qr_rollout_probable(const qr_board *b, int vertical)
 {
     const qr_geom *g = qr_geom_b(b);
     uint64_t c[3];
@@ -80,7 +79,7 @@ static uint64_t roll_probable(const qr_board *b, int vertical)
 /* A random legal probable wall, -1 when a few draws found none. */
 static int roll_wall(const qr_board *b, qr_rng *r)
 {
-    uint64_t cand[2] = {roll_probable(b, 0), roll_probable(b, 1)};
+    uint64_t cand[2] = {qr_rollout_probable(b, 0), qr_rollout_probable(b, 1)};
     for (int t = 0; t < ROLL_WALL_TRIES; t++) {
         int nh = __builtin_popcountll(cand[0]), n = nh + __builtin_popcountll(cand[1]);
         if (n == 0)
@@ -116,6 +115,48 @@ int qr_rollout(qr_board *b, qr_rng *r, int max_plies)
         if (w >= 0)
             return w;
         int move = roll_choose(b, &c, r);
+        if (move < 0)
+            return -1;
+        if (move >= QR_WALL_H)
+            c.fresh[0] = c.fresh[1] = 0;
+        qr_board_play(b, move, &u);
+    }
+    return qr_board_winner(b);
+}
+
+/* A random pawn step, -1 when the pawn cannot move. */
+static int roll_random_step(const qr_board *b, qr_rng *r)
+{
+    qr_bb dests = qr_pawn_dests(b);
+    return bb_any(dests) ? bb_pick(dests, r) : -1;
+}
+
+/* roll_choose with the shares of qr_rollout_mix. */
+static int roll_choose_mix(const qr_board *b, roll_cache *c, qr_rng *r, int wall_percent,
+                           int random_percent)
+{
+    int p = (int)qr_rng_below(r, 100), move = -1;
+    if (p < wall_percent && b->walls_left[b->to_move] > 0)
+        move = roll_wall(b, r);
+    else if (p < wall_percent + random_percent)
+        move = roll_random_step(b, r);
+    if (move < 0)
+        move = roll_pawn_step(b, c, r);
+    if (move < 0 && b->walls_left[b->to_move] > 0)
+        move = roll_wall(b, r);
+    return move;
+}
+
+int qr_rollout_mix(qr_board *b, qr_rng *r, int max_plies, int wall_percent, int random_percent)
+{
+    roll_cache c;
+    qr_undo u;
+    c.fresh[0] = c.fresh[1] = 0;
+    for (int ply = 0; ply < max_plies; ply++) {
+        int w = qr_board_winner(b);
+        if (w >= 0)
+            return w;
+        int move = roll_choose_mix(b, &c, r, wall_percent, random_percent);
         if (move < 0)
             return -1;
         if (move >= QR_WALL_H)

@@ -22,7 +22,7 @@
 #include <time.h>
 
 #define EVAL_STEP 100
-#define EVAL_WALL 40
+#define EVAL_WALL 70             /* 40 -> 70: 8/12 at 0.5 s a move, bench/README.md */
 #define EVAL_TEMPO 50
 #define SEARCH_WALLS 24             /* walls tried per node, best impact first */
 #define SEARCH_GEN (QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS)
@@ -40,11 +40,6 @@ typedef struct {
     uint8_t bound;
 } tt_entry;
 
-typedef struct {
-    int move, order;
-    int d[2];              /* both path lengths after the move */
-} sr_move;
-
 struct qr_search {
     tt_entry *tt;
     uint64_t tt_mask;
@@ -52,15 +47,16 @@ struct qr_search {
     long nodes, node_limit;
     double deadline;       /* < 0: none */
     int iteration, aborted;
+    uint64_t line[QR_SEARCH_MAX_DEPTH + 1];   /* hash at each ply of the current line */
+    uint64_t history[QR_SEARCH_HISTORY];      /* earlier positions of the game */
+    int nhistory;
     int pv[QR_SEARCH_MAX_DEPTH + 1][QR_SEARCH_MAX_DEPTH + 1];
     int pv_len[QR_SEARCH_MAX_DEPTH + 1];
-    sr_move lists[QR_SEARCH_MAX_DEPTH + 1][SEARCH_GEN];
+    qr_gen_move lists[QR_SEARCH_MAX_DEPTH + 1][SEARCH_GEN];
     int root_scores[SEARCH_GEN];
 };
 
-/* The one platform function: monotonic seconds, or -1 where there is no clock (bare wasm);
-   time budgets are then ignored and only node and depth limits apply. */
-static double search_clock(void)
+double qr_search_clock(void)
 {
 #if defined(CLOCK_MONOTONIC) && !defined(__wasm__)
     struct timespec t;
@@ -121,7 +117,7 @@ static int search_stop(qr_search *s)
         return 0;
     if (s->node_limit > 0 && s->nodes >= s->node_limit)
         s->aborted = 1;
-    else if (s->deadline >= 0 && s->nodes % SEARCH_CLOCK_EVERY == 0 && search_clock() >= s->deadline)
+    else if (s->deadline >= 0 && s->nodes % SEARCH_CLOCK_EVERY == 0 && qr_search_clock() >= s->deadline)
         s->aborted = 1;
     return s->aborted;
 }
@@ -209,14 +205,14 @@ static uint64_t gen_slots_touching(const qr_board *b, qr_bb cells)
     return out;
 }
 
-static int gen_pawns(const qr_board *b, const int d[2], sr_move *list)
+int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list)
 {
     qr_bb reach[QR_MAX_CELLS], dests = qr_pawn_dests(b);
     int me = b->to_move, k = 0, nl = qr_path_layers(b, me, reach);
     while (bb_any(dests)) {
         int c = bb_lowest(dests), dist = layers_dist(reach, nl, c);
         bb_flip(&dests, c);
-        list[k] = (sr_move){c, dist < d[me] ? (3 << 20) - dist : -dist, {d[0], d[1]}};
+        list[k] = (qr_gen_move){c, dist < d[me] ? (3 << 20) - dist : -dist, {d[0], d[1]}};
         list[k].d[me] = dist;
         k++;
     }
@@ -224,7 +220,7 @@ static int gen_pawns(const qr_board *b, const int d[2], sr_move *list)
 }
 
 /* The wall at slot as a move with both new path lengths; 0 when it is illegal (it blocks). */
-static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2], sr_move *out)
+static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2], qr_gen_move *out)
 {
     const qr_geom *g = qr_geom_b(b);
     qr_bb oe, on;
@@ -235,18 +231,18 @@ static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2
     if (nd[0] < 0 || nd[1] < 0 || nd[opp] <= d[opp])
         return 0;
     int impact = (nd[opp] - d[opp]) - (nd[me] - d[me]);
-    *out = (sr_move){(vertical ? QR_WALL_V : QR_WALL_H) + slot, (1 << 20) + 64 * impact - nd[me],
+    *out = (qr_gen_move){(vertical ? QR_WALL_V : QR_WALL_H) + slot, (1 << 20) + 64 * impact - nd[me],
                      {nd[0], nd[1]}};
     return 1;
 }
 
 static int gen_order_cmp(const void *a, const void *b)
 {
-    const sr_move *x = a, *y = b;
+    const qr_gen_move *x = a, *y = b;
     return (y->order > x->order) - (y->order < x->order);
 }
 
-static int gen_walls(const qr_board *b, const int d[2], sr_move *list)
+int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit)
 {
     qr_bb reach[QR_MAX_CELLS];
     int opp = !b->to_move, k = 0;
@@ -258,14 +254,14 @@ static int gen_walls(const qr_board *b, const int d[2], sr_move *list)
         for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1)
             k += gen_wall_try(b, v, __builtin_ctzll(free), d, &list[k]);
     qsort(list, (size_t)k, sizeof *list, gen_order_cmp);
-    return k < SEARCH_WALLS ? k : SEARCH_WALLS;
+    return k < limit ? k : limit;
 }
 
 /* The moves of a node, best first: table move, path steps, walls, other pawn moves. */
-static int gen_moves(const qr_board *b, const int d[2], int tt_move, sr_move *list)
+static int gen_moves(const qr_board *b, const int d[2], int tt_move, qr_gen_move *list)
 {
-    int k = gen_pawns(b, d, list);
-    k += gen_walls(b, d, list + k);
+    int k = qr_search_gen_pawns(b, d, list);
+    k += qr_search_gen_walls(b, d, list + k, SEARCH_WALLS);
     for (int i = 0; i < k; i++)
         if (list[i].move == tt_move)
             list[i].order = 4 << 20;
@@ -286,7 +282,7 @@ static void pv_set(qr_search *s, int ply, int move)
 static int search_node(qr_search *s, int depth, int ply, int alpha, int beta, const int d[2]);
 
 /* Score of one move for the side to move: PVS (null window after the first move). */
-static int search_child(qr_search *s, const sr_move *m, int depth, int ply, int alpha, int beta,
+static int search_child(qr_search *s, const qr_gen_move *m, int depth, int ply, int alpha, int beta,
                         int first)
 {
     qr_undo u;
@@ -304,7 +300,7 @@ static int search_child(qr_search *s, const sr_move *m, int depth, int ply, int 
 }
 
 /* Search the moves of list; the best score, best move in *best_move. */
-static int search_moves(qr_search *s, sr_move *list, int n, int depth, int ply, int alpha,
+static int search_moves(qr_search *s, qr_gen_move *list, int n, int depth, int ply, int alpha,
                         int beta, int *best_move)
 {
     int best = -SEARCH_INF;
@@ -328,11 +324,28 @@ static int search_moves(qr_search *s, sr_move *list, int n, int depth, int ply, 
     return best;
 }
 
+/* Has the position at ply (not the root) been met before, on this line or in the game? The
+   hash holds the side to move, so only every other ply can match. */
+static int search_repeated(qr_search *s, int ply)
+{
+    uint64_t h = s->b.hash;
+    s->line[ply] = h;
+    for (int k = ply - 2; k >= 0; k -= 2)
+        if (s->line[k] == h)
+            return 1;
+    for (int k = (ply + 1) % 2; k < s->nhistory; k += 2)
+        if (s->history[k] == h)
+            return 1;
+    return 0;
+}
+
 static int search_node(qr_search *s, int depth, int ply, int alpha, int beta, const int d[2])
 {
     s->pv_len[ply] = 0;
     if (qr_board_winner(&s->b) >= 0)
         return -(QR_SCORE_WIN - ply);       /* the move that led here won */
+    if (search_repeated(s, ply))
+        return 0;                           /* a repetition: nobody gains by it */
     s->nodes++;
     if (search_stop(s))
         return 0;
@@ -342,7 +355,7 @@ static int search_node(qr_search *s, int depth, int ply, int alpha, int beta, co
     int tt_move, hit = tt_probe(s, key, depth, alpha, beta, ply, &tt_move);
     if (hit != SEARCH_INF)
         return hit;
-    sr_move *list = s->lists[ply];
+    qr_gen_move *list = s->lists[ply];
     int n = gen_moves(&s->b, d, tt_move, list), best_move = -1, alpha0 = alpha;
     if (n == 0)
         return 0;                           /* no move the search knows: call it even */
@@ -359,6 +372,11 @@ static int search_node(qr_search *s, int depth, int ply, int alpha, int beta, co
 static void run_setup(qr_search *s, const qr_board *b, const qr_search_opts *o, double t0)
 {
     s->b = *b;
+    s->line[0] = b->hash;
+    s->nhistory = o && o->history && o->nhistory > 0
+                      ? (o->nhistory < QR_SEARCH_HISTORY ? o->nhistory : QR_SEARCH_HISTORY) : 0;
+    for (int i = 0; i < s->nhistory; i++)
+        s->history[i] = o->history[i];
     s->nodes = 0;
     s->aborted = 0;
     s->node_limit = o && o->nodes > 0 ? o->nodes : 0;
@@ -370,7 +388,7 @@ static void run_setup(qr_search *s, const qr_board *b, const qr_search_opts *o, 
 /* The root's moves sorted by this iteration's scores into r's candidates. */
 static void run_candidates(qr_search *s, int n, qr_search_result *r)
 {
-    sr_move *list = s->lists[0];
+    qr_gen_move *list = s->lists[0];
     for (int i = 0; i < n; i++)
         list[i].order = s->root_scores[i];
     qsort(list, (size_t)n, sizeof *list, gen_order_cmp);
@@ -401,7 +419,7 @@ static void run_pv_extend(qr_search *s, qr_search_result *r)
 /* One iteration of the root; 0 when the budget ran out before it finished. */
 static int run_iteration(qr_search *s, int depth, const int d[2], qr_search_result *r)
 {
-    sr_move *list = s->lists[0];
+    qr_gen_move *list = s->lists[0];
     int n = gen_moves(&s->b, d, r->move, list), best_move = -1;
     int score = search_moves(s, list, n, depth, 0, -SEARCH_INF, SEARCH_INF, &best_move);
     if (s->aborted || best_move < 0)
@@ -431,7 +449,7 @@ static void run_fallback(const qr_board *b, qr_search_result *r)
 int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,
                   qr_search_result *r)
 {
-    double t0 = search_clock();
+    double t0 = qr_search_clock();
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     memset(r, 0, sizeof *r);
     r->move = -1;
@@ -449,7 +467,7 @@ int qr_search_run(qr_search *s, const qr_board *b, const qr_search_opts *opts,
     }
     run_fallback(b, r);
     r->nodes = s->nodes;
-    r->seconds = t0 >= 0 ? search_clock() - t0 : 0.0;
+    r->seconds = t0 >= 0 ? qr_search_clock() - t0 : 0.0;
     return QR_OK;
 }
 
@@ -457,7 +475,7 @@ long qr_bench_search(int size, long nodes, qr_search_result *r)
 {
     qr_board b;
     qr_search_result local;
-    qr_search_opts o = {0.0, nodes, 0};
+    qr_search_opts o = {0.0, nodes, 0, NULL, 0};
     if (qr_board_init(&b, size, -1, 1) != QR_OK)
         return -1;
     qr_search *s = qr_search_new(16);

@@ -18,3 +18,10 @@ def test_search_benchmark_reports_nodes_per_second():
     print(f"alpha-beta, 9x9 opening, one thread: {r['per_second']:,.0f} nodes/s "
           f"(depth {r['depth']}, {r['nodes']} nodes)")
     assert r["nodes"] >= 20_000 and r["depth"] >= 2 and r["per_second"] > 0
+
+
+def test_tree_search_benchmark_reports_playouts_and_its_tree():
+    for style in ("mcts", "reference-ai"):
+        r = bench.mcts_playouts_per_second(9, 5000, style=style)
+        assert r["playouts"] == 5000 and r["per_second"] > 0 and r["tree_nodes"] > 100
+        assert r["tree_bytes"] >= 64 << 20 and not r["tree_full"]

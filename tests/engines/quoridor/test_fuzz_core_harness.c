@@ -181,7 +181,12 @@ static void op_search(fuzz *f, qr_search *s)
     const qr_board *b = qr_game_board(f->g);
     qr_board before = *b;
     qr_search_result r;
-    qr_search_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(300), (int)rnd(4)};
+    uint64_t hist[40];
+    int nh = qr_game_recent_hashes(f->g, hist, (int)rnd(40));
+    CHECK(nh >= 0 && nh <= qr_game_nmoves(f->g));
+    for (int i = 0; i < nh; i++)
+        CHECK(hist[i] != b->hash || i % 2 == 1);    /* the side to move differs at even i */
+    qr_search_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(300), (int)rnd(4), hist, nh};
     int err = qr_search_run(s, b, &o, &r);
     CHECK(same_board(b, &before));
     CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));
@@ -200,6 +205,46 @@ static void op_search(fuzz *f, qr_search *s)
     for (int i = 0; i < r.pv_len && qr_board_winner(&line) < 0; i++) {
         CHECK(qr_board_check(&line, r.pv[i]) == QR_OK);      /* the whole PV is playable */
         qr_board_play(&line, r.pv[i], &u);
+    }
+}
+
+/* A tree search (either style, tiny budgets, sometimes a tiny tree that fills) answers a
+   legal move, legal candidates with visits, a playable PV, and leaves the board as it was; the
+   same options give the same answer. */
+static void op_mcts(fuzz *f, qr_mcts *t)
+{
+    const qr_board *b = qr_game_board(f->g);
+    qr_board before = *b;
+    qr_mcts_result r, again;
+    uint64_t hist[40];
+    int nh = qr_game_recent_hashes(f->g, hist, (int)rnd(40));
+    qr_mcts_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(400), (int)rnd(2), (int)rnd(2),
+                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs, hist, nh};
+    int err = qr_mcts_run(t, b, &o, &r);
+    CHECK(same_board(b, &before));
+    CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));
+    if (qr_board_winner(b) >= 0) {
+        CHECK(err == QR_ERR_GAME_OVER && r.move == -1);
+        return;
+    }
+    CHECK(err == QR_OK && r.playouts >= 0 && r.nodes >= 1 && r.winrate >= 0.0 && r.winrate <= 1.0);
+    CHECK(r.ncandidates >= 0 && r.ncandidates <= QR_SEARCH_MAX_CANDIDATES);
+    CHECK(r.pv_len >= 0 && r.pv_len <= QR_SEARCH_MAX_DEPTH);
+    if (r.move >= 0)
+        CHECK(qr_board_check(b, r.move) == QR_OK);
+    for (int i = 0; i < r.ncandidates; i++) {
+        CHECK(qr_board_check(b, r.candidates[i]) == QR_OK && r.candidate_visits[i] >= 1);
+        CHECK(i == 0 || r.candidate_visits[i] <= r.candidate_visits[i - 1]);
+    }
+    qr_board line = *b;
+    qr_undo u;
+    for (int i = 0; i < r.pv_len && qr_board_winner(&line) < 0; i++) {
+        CHECK(qr_board_check(&line, r.pv[i]) == QR_OK);
+        qr_board_play(&line, r.pv[i], &u);
+    }
+    if (o.seconds == 0.0) {
+        qr_mcts_run(t, b, &o, &again);
+        CHECK(again.move == r.move && again.playouts == r.playouts && again.nodes == r.nodes);
     }
 }
 
@@ -236,6 +281,10 @@ int main(int argc, char **argv)
     CHECK(qr_bench_search(5, 200, NULL) >= 1 && qr_bench_search(6, 10, NULL) == -1);
     qr_search *s = qr_search_new((int)rnd(3) - 1);
     CHECK(s != NULL && qr_search_memory(s) > 0);
+    CHECK(qr_bench_mcts(5, 200, QR_MCTS_OWN, NULL) >= 1 && qr_bench_mcts(5, 50, QR_MCTS_REFERENCE, NULL) >= 1);
+    CHECK(qr_bench_mcts(6, 10, QR_MCTS_OWN, NULL) == -1);
+    qr_mcts *t = qr_mcts_new((int)rnd(3) - 1);       /* the smallest tree, or 1 MB */
+    CHECK(t != NULL && qr_mcts_memory(t) > 0);
     fuzz f = {qr_game_new(3 + 2 * (int)rnd(4), -1, 1), 0, 0};
     CHECK(f.g != NULL);
     f.total = 2 * qr_game_board(f.g)->walls_left[0];
@@ -247,13 +296,15 @@ int main(int argc, char **argv)
         else if (op < 86) op_pair(&f);
         else if (op < 92) op_rollout(&f);
         else if (op < 95) op_inspect(&f);
-        else if (op < 97) op_search(&f, s);
+        else if (op < 96) op_search(&f, s);
+        else if (op < 98) op_mcts(&f, t);
         else op_setup(&f, rnd(3) ? 0 : 2);
         check_board(qr_game_board(f.g), f.total);
         CHECK(qr_game_board(f.g)->ply == qr_game_nmoves(f.g));
     }
     qr_game_free(f.g);
     qr_search_free(s);
+    qr_mcts_free(t);
     printf("ok %ld plays\n", f.plays);
     return 0;
 }

@@ -54,6 +54,9 @@ def test_play_undo_showboard_and_the_winner(client):
     ("set_budget time 3", "usage"), ("set_budget nodes -1", "positive"),
     ("set_budget seconds abc", "number"), ("time_settings 1 2", "usage"), ("undo", "no move"),
     ("frobnicate", "unknown command"), ("genmove black", "turn"),
+    ("time_left white 10", "usage"), ("time_left red 10 0", "colour"),
+    ("time_left white -3 0", "negative"), ("set_engine random", "alphabeta, mcts, reference-ai"),
+    ("set_engine", "usage"),
 ])
 def test_malformed_input_is_refused_not_a_crash(client, line, reason):
     with pytest.raises(GtpClientError, match=reason):
@@ -62,7 +65,7 @@ def test_malformed_input_is_refused_not_a_crash(client, line, reason):
 
 
 def test_ids_and_blank_and_comment_lines_in_raw_output():
-    out = subprocess.run(ENGINE + ["--depth", "1"], input="7 name\n\n# nothing\n8 frob\n9 genmove 1\nquit\n",
+    out = subprocess.run(ENGINE + ["--depth", "1", "--engine", "alphabeta"], input="7 name\n\n# nothing\n8 frob\n9 genmove 1\nquit\n",
                          capture_output=True, text=True, timeout=30).stdout
     assert out.startswith("=7 soloshop-quoridor\n\n?8 unknown command 'frob'\n\n=9 e2\n\n")
     assert out.endswith("=\n\n")
@@ -70,6 +73,7 @@ def test_ids_and_blank_and_comment_lines_in_raw_output():
 
 def test_walls_budget_and_time_settings_take_effect(client):
     client.command("walls 0")
+    client.command("set_engine alphabeta")
     client.command("set_budget depth 2")
     assert client.command("genmove white") == "e2"             # no walls: it can only walk
     with pytest.raises(GtpClientError, match="no walls left"):
@@ -79,6 +83,17 @@ def test_walls_budget_and_time_settings_take_effect(client):
     client.command("time_settings 0 1 10")
     client.command("set_budget seconds 0.05")
     assert client.command("genmove white") == "e2"
+
+
+def test_time_left_turns_a_game_clock_into_a_move_budget():
+    s = Session(nodes=50)
+    assert s.handle("time_left white 50 0") == "=\n\n"
+    assert s.budget == {"seconds": 2.0, "nodes": None, "depth": None}     # 50 s / 25
+    s.handle("time_left black 6 3")
+    assert s.budget["seconds"] == 2.0                                      # byo-yomi: 6 s / 3
+    s.handle("time_left w 0 0")
+    assert s.budget["seconds"] == 0.01                                     # never nothing
+    assert s.handle("genmove white").startswith("= ")
 
 
 def test_session_survives_odd_bytes():
@@ -114,6 +129,27 @@ def test_the_engines_quoridor_command_speaks_it():
 
     from engines.cli import main
 
-    result = CliRunner().invoke(main, ["quoridor", "--size", "5", "--depth", "2"],
+    result = CliRunner().invoke(main, ["quoridor", "--size", "5", "--depth", "2",
+                                       "--engine", "alphabeta"],
                                 input="boardsize 7\ngenmove white\nquit\n")
     assert result.exit_code == 0 and result.output == "=\n\n= d2\n\n=\n\n"
+
+
+@pytest.mark.parametrize("engine", ["mcts", "reference-ai"])
+def test_the_tree_searches_are_selectable_by_option_and_by_command(engine):
+    from click.testing import CliRunner
+
+    from engines.cli import main
+    from engines.quoridor.engine import ENGINES
+
+    result = CliRunner().invoke(main, ["quoridor", "--engine", engine, "--rollouts", "300"],
+                                input="play white e2\nplay black e8\ngenmove white\nquit\n")
+    assert result.exit_code == 0, result.output
+    move = result.output.split("\n\n")[2]
+    assert move.startswith("= ") and rules.parse_move(move[2:])
+    s = Session(nodes=200)
+    assert s.handle(f"set_engine {engine}") == "=\n\n"
+    assert s.handle("set_budget playouts 200") == "=\n\n" and s.budget["nodes"] == 200
+    assert s.handle("genmove white").startswith("= ")
+    option = [p for p in main.commands["quoridor"].params if p.name == "searcher"][0]
+    assert tuple(option.type.choices) == ENGINES      # the CLI's list is the engine's

@@ -217,6 +217,30 @@ def test_qtp_translation_both_ways():
     assert rules.qtp_to_wall("e3h") == "e2h" and rules.wall_to_qtp("e2h") == "e3h"
     assert rules.qtp_to_wall("e4v") == "e3v" and rules.wall_to_qtp("e3v") == "e4v"
     assert rules.wall_to_qtp("a1h") == "a2h" and rules.qtp_to_wall("h9v") == "h8v"
+    # QTP's own spellings: upper case, the orientation as a second word, in full
+    assert rules.qtp_to_wall("E3 h") == rules.qtp_to_wall("e3 horizontal") == "e2h"
+    assert rules.qtp_to_wall("C6 vertical") == "c5v"
+    assert rules.qtp_to_wall("d5h", size=5) == "d4h" and rules.wall_to_qtp("d4v", size=5) == "d5v"
+    for bad in ("e1h", "i5v", "e3", "e3 x", "e3h v", "j4h"):
+        with pytest.raises(rules.OffBoard):
+            rules.qtp_to_wall(bad)
+    for bad in ("e9h", "i1v", "e3"):
+        with pytest.raises(rules.OffBoard):
+            rules.wall_to_qtp(bad)
+
+
+def test_qtp_walls_close_the_steps_the_qtp_board_shows():
+    """QTP's board has row 9 on top; a horizontal wall at square S lies under S and the square
+    east of it, a vertical wall at S right of S and the square under it (south). Both close
+    exactly those steps once translated."""
+    for qtp, closed, open_ in [
+        ("c6h", [((2, 5), (2, 4)), ((3, 5), (3, 4))], [((2, 6), (2, 5)), ((4, 5), (4, 4))]),
+        ("h4v", [((7, 3), (8, 3)), ((7, 2), (8, 2))], [((7, 4), (8, 4)), ((7, 1), (8, 1))]),
+    ]:
+        g = rules.Game(9)
+        g.play(rules.qtp_to_wall(qtp))
+        assert all(g.wall_between(a, b) for a, b in closed), qtp
+        assert not any(g.wall_between(a, b) for a, b in open_), qtp
 
 
 def test_e3v_is_between_e_and_f_beside_rows_3_and_4():

@@ -161,3 +161,21 @@ def test_it_beats_the_rollout_policy_with_both_colours(size):
                 eng.play(eng.rollout_move(seed * 1000 + ply))
         wins += eng.winner == me
     assert wins >= 9
+
+
+def test_the_positions_that_may_come_again_reach_back_to_the_last_wall():
+    from engines.quoridor._core import ffi, lib
+
+    eng = QuoridorEngine(9)
+    start = eng.hash()
+    for move in ["e2", "e8", "e1", "e9"]:
+        eng.play(move)
+    buf = ffi.new("uint64_t[]", 8)
+    assert eng.hash() == start
+    assert lib.qr_game_recent_hashes(eng._game, buf, 8) == 4 and buf[3] == start
+    assert lib.qr_game_recent_hashes(eng._game, buf, 2) == 2
+    eng.play("a3h")
+    eng.play("e8")
+    assert lib.qr_game_recent_hashes(eng._game, buf, 8) == 1   # nothing before the wall
+    result = eng.search(depth=3)                               # the search reads them
+    assert result["move"] is not None

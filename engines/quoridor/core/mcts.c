@@ -1,0 +1,499 @@
+/* mcts.c - Monte Carlo tree search over a copy of the caller's board, in two styles.
+
+   QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves and the walls
+   of the alpha-beta's generator (those that lengthen one of the opponent's shortest paths,
+   best 24), with priors from path impact; the leaf is valued by the shortest-path evaluation
+   squashed to a win probability (or, with QR_MCTS_LEAF_ROLLOUT, by one guided rollout).
+
+   QR_MCTS_REFERENCE: the public quoridor-ai method as its description goes. UCT with
+   exploration c (0.2): win rate + sqrt(c ln N / n), unvisited children first in random order.
+   A leaf is expanded on its second visit into every pawn move and the legal "probable" walls
+   (rollout.c's: touching a wall or a square next to a pawn); when the opponent has no walls
+   left, only the steps of least path length and the walls that lengthen the opponent's path.
+   A rollout (from a random new child) steps along a shortest path with probability 0.7, else
+   places a random probable wall (0.15) or steps at random (0.15). The move is the most visited
+   child, with the method's two move rules: the first move of each pawn goes straight ahead when
+   that is a shortest step, and a pawn move that is no shortest step is replaced by one early in
+   the game (ply < 6, pawn on the centre column) or when the win rate is below 0.1.
+
+   The own style scores a line back to an earlier position (on the line, or in the game's
+   history the options give) as a draw, so it does not shuffle when it is ahead.
+
+   The tree is one array of nodes allocated by qr_mcts_new (its size is the memory bound);
+   an expansion that does not fit leaves the node a leaf (r->tree_full). Win counts are stored
+   for the player who moved into the node; draws (rollouts past their ply limit) count half. */
+#include "quoridor.h"
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MC_MAX_DEPTH 200            /* tree plies one iteration follows */
+#define MC_ROLLOUT_PLIES 400
+#define MC_OWN_WALLS 24
+#define MC_OWN_C 1.5
+#define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
+#define MC_VALUE_SCALE 1.5          /* steps of evaluation per e-fold of the odds */
+#define MC_REF_C 0.2
+#define MC_REF_WALL_PERCENT 15
+#define MC_REF_RANDOM_PERCENT 15
+#define MC_OWN_ROLL_WALL_PERCENT 30
+#define MC_CLOCK_EVERY 64
+#define MC_MIN_NODES 1024
+
+typedef struct {
+    float wins;            /* for the player who moved into the node */
+    int32_t visits;
+    int32_t child;         /* the first child's index; 0 while not expanded */
+    int16_t move;
+    uint8_t nchildren;
+    uint8_t prior;         /* own style: prior weight, 1..255 */
+} mc_node;
+
+struct qr_mcts {
+    uint64_t history[QR_SEARCH_HISTORY];  /* earlier positions of the game, newest first */
+    int nhistory;
+    mc_node *nodes;
+    long capacity, used;
+    qr_rng rng;
+    int style, leaf, full;
+    double c;
+};
+
+/* ---- Life cycle ------------------------------------------------------------------------- */
+
+qr_mcts *qr_mcts_new(int megabytes)
+{
+    qr_mcts *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    long mb = megabytes > 4096 ? 4096 : megabytes;
+    t->capacity = mb < 1 ? MC_MIN_NODES : (long)(((uint64_t)mb << 20) / sizeof(mc_node));
+    t->nodes = malloc((size_t)t->capacity * sizeof(mc_node));
+    if (!t->nodes) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void qr_mcts_free(qr_mcts *t)
+{
+    if (t)
+        free(t->nodes);
+    free(t);
+}
+
+long qr_mcts_memory(const qr_mcts *t)
+{
+    return (long)(sizeof *t + (size_t)t->capacity * sizeof(mc_node));
+}
+
+/* ---- Expansion -------------------------------------------------------------------------- */
+
+/* Room for n children: the first one's index, or 0 when the tree is full. */
+static int32_t mc_alloc(qr_mcts *t, int n)
+{
+    if (n <= 0 || t->used + n > t->capacity) {
+        t->full |= n > 0;
+        return 0;
+    }
+    int32_t first = (int32_t)t->used;
+    t->used += n;
+    return first;
+}
+
+/* Own style: pawn moves (shortening steps weighted most) and the impact walls. */
+static int own_children(const qr_board *b, int *moves, uint8_t *prior)
+{
+    qr_gen_move list[QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS];
+    int me = b->to_move, opp = !me;
+    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    int np = qr_search_gen_pawns(b, d, list);
+    int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
+    for (int i = 0; i < n; i++) {
+        moves[i] = list[i].move;
+        if (i < np) {
+            prior[i] = list[i].d[me] < d[me] ? 200 : 20;
+        } else {
+            int impact = (list[i].d[opp] - d[opp]) - (list[i].d[me] - d[me]);
+            int w = 30 + 30 * impact;
+            prior[i] = (uint8_t)(w < 10 ? 10 : w > 255 ? 255 : w);
+        }
+    }
+    return n;
+}
+
+/* Reference style: the pawn moves (only the shortest steps when the opponent has no walls). */
+static int ref_pawns(const qr_board *b, int *moves, int shortest_only)
+{
+    qr_gen_move list[QR_MAX_PAWN_MOVES];
+    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    int n = qr_search_gen_pawns(b, d, list), best = 1 << 30, k = 0;
+    for (int i = 0; i < n; i++)
+        if (list[i].d[b->to_move] < best)
+            best = list[i].d[b->to_move];
+    for (int i = 0; i < n; i++)
+        if (!shortest_only || list[i].d[b->to_move] == best)
+            moves[k++] = list[i].move;
+    return k;
+}
+
+/* Reference style: the legal probable walls, or the path-lengthening ones. */
+static int ref_walls(const qr_board *b, int *moves, int lengthening_only)
+{
+    int k = 0;
+    if (b->walls_left[b->to_move] <= 0)
+        return 0;
+    if (lengthening_only) {
+        qr_gen_move list[2 * QR_MAX_SLOTS];
+        int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+        int n = qr_search_gen_walls(b, d, list, 2 * QR_MAX_SLOTS);
+        for (int i = 0; i < n; i++)
+            moves[k++] = list[i].move;
+        return k;
+    }
+    for (int v = 0; v < 2; v++) {
+        uint64_t risky = qr_walls_risky(b, v);
+        for (uint64_t m = qr_rollout_probable(b, v); m; m &= m - 1) {
+            int s = __builtin_ctzll(m);
+            if (!((risky >> s) & 1) || qr_wall_keeps_paths(b, v, s))
+                moves[k++] = (v ? QR_WALL_V : QR_WALL_H) + s;
+        }
+    }
+    return k;
+}
+
+static int ref_children(const qr_board *b, int *moves)
+{
+    int opp_walls = b->walls_left[!b->to_move] > 0;
+    int n = ref_pawns(b, moves, !opp_walls);
+    return n + ref_walls(b, moves + n, !opp_walls);
+}
+
+/* Give node its children; 0 when there are none or no room. */
+static int mc_expand(qr_mcts *t, int32_t node, const qr_board *b)
+{
+    int moves[QR_MAX_MOVES];
+    uint8_t prior[QR_MAX_MOVES];
+    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(b, moves, prior);
+    int32_t first = mc_alloc(t, n);
+    if (!first)
+        return 0;
+    for (int i = 0; i < n; i++)
+        t->nodes[first + i] = (mc_node){0.0f, 0, 0, (int16_t)moves[i], 0,
+                                        t->style == QR_MCTS_REFERENCE ? 1 : prior[i]};
+    t->nodes[node].nchildren = (uint8_t)n;
+    t->nodes[node].child = first;
+    return 1;
+}
+
+/* ---- Selection -------------------------------------------------------------------------- */
+
+static int32_t ref_select(qr_mcts *t, const mc_node *p)
+{
+    int fresh = 0;
+    for (int i = 0; i < p->nchildren; i++)
+        fresh += t->nodes[p->child + i].visits == 0;
+    if (fresh) {
+        int k = (int)qr_rng_below(&t->rng, (uint32_t)fresh);
+        for (int i = 0;; i++)
+            if (t->nodes[p->child + i].visits == 0 && k-- == 0)
+                return p->child + i;
+    }
+    double lg = log((double)p->visits), best = -1.0;
+    int32_t pick = p->child;
+    for (int i = 0; i < p->nchildren; i++) {
+        const mc_node *c = &t->nodes[p->child + i];
+        double u = c->wins / c->visits + sqrt(t->c * lg / c->visits);
+        if (u > best) {
+            best = u;
+            pick = p->child + i;
+        }
+    }
+    return pick;
+}
+
+static int32_t own_select(qr_mcts *t, const mc_node *p)
+{
+    double sum = 0.0, best = -1e300;
+    for (int i = 0; i < p->nchildren; i++)
+        sum += t->nodes[p->child + i].prior;
+    double parent_q = p->visits ? 1.0 - p->wins / p->visits : 0.5;
+    double fpu = parent_q - MC_OWN_FPU, scale = t->c * sqrt((double)p->visits + 1.0) / sum;
+    int32_t pick = p->child;
+    for (int i = 0; i < p->nchildren; i++) {
+        const mc_node *c = &t->nodes[p->child + i];
+        double q = c->visits ? c->wins / c->visits : fpu;
+        double u = q + scale * c->prior / (1.0 + c->visits);
+        if (u > best) {
+            best = u;
+            pick = p->child + i;
+        }
+    }
+    return pick;
+}
+
+/* ---- Leaves ----------------------------------------------------------------------------- */
+
+/* The side to move's winning chance from the path evaluation (exact race with no walls). */
+static double mc_value(const qr_board *b)
+{
+    int me = b->to_move, opp = !me;
+    int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
+    if (b->walls_left[0] == 0 && b->walls_left[1] == 0)
+        return dm <= dop ? 0.97 : 0.03;
+    double e = (dop - dm) + 0.4 * (b->walls_left[me] - b->walls_left[opp]) + 0.5;
+    return 1.0 / (1.0 + exp(-e / MC_VALUE_SCALE));
+}
+
+/* Player 0's result from b: 1, 0, or 0.5 for a rollout that found no winner. */
+static double mc_leaf(qr_mcts *t, const qr_board *b)
+{
+    int w = qr_board_winner(b);
+    if (w >= 0)
+        return w == 0;
+    if (t->style == QR_MCTS_OWN && t->leaf == QR_MCTS_LEAF_VALUE) {
+        double v = mc_value(b);
+        return b->to_move == 0 ? v : 1.0 - v;
+    }
+    qr_board copy = *b;
+    int wall = t->style == QR_MCTS_REFERENCE ? MC_REF_WALL_PERCENT : MC_OWN_ROLL_WALL_PERCENT;
+    int rnd = t->style == QR_MCTS_REFERENCE ? MC_REF_RANDOM_PERCENT : 0;
+    w = qr_rollout_mix(&copy, &t->rng, MC_ROLLOUT_PLIES, wall, rnd);
+    return w < 0 ? 0.5 : w == 0;
+}
+
+/* ---- Iterations ------------------------------------------------------------------------- */
+
+static void mc_backup(qr_mcts *t, const int32_t *path, int len, int root_to_move, double p0)
+{
+    t->nodes[path[0]].visits++;
+    for (int k = 1; k < len; k++) {
+        mc_node *c = &t->nodes[path[k]];
+        int mover = (k % 2) ? root_to_move : !root_to_move;
+        c->visits++;
+        c->wins += (float)(mover == 0 ? p0 : 1.0 - p0);
+    }
+}
+
+/* Is the position after len - 1 plies of the line (hashes[0] the root) one met before? */
+static int mc_repeated(const qr_mcts *t, const uint64_t *hashes, int len)
+{
+    uint64_t h = hashes[len - 1];
+    for (int k = len - 3; k >= 0; k -= 2)
+        if (hashes[k] == h)
+            return 1;
+    for (int k = len % 2; k < t->nhistory; k += 2)      /* history[0]: one ply before the root */
+        if (t->history[k] == h)
+            return 1;
+    return 0;
+}
+
+static void mc_iterate(qr_mcts *t, const qr_board *root)
+{
+    qr_board b = *root;
+    qr_undo u;
+    int32_t path[MC_MAX_DEPTH + 2], node = 0;
+    uint64_t hashes[MC_MAX_DEPTH + 2];
+    int len = 0;
+    hashes[0] = b.hash;
+    path[len++] = 0;
+    while (t->nodes[node].child && qr_board_winner(&b) < 0 && len <= MC_MAX_DEPTH) {
+        const mc_node *p = &t->nodes[node];
+        node = t->style == QR_MCTS_REFERENCE ? ref_select(t, p) : own_select(t, p);
+        qr_board_play(&b, t->nodes[node].move, &u);
+        hashes[len] = b.hash;
+        path[len++] = node;
+        if (t->style == QR_MCTS_OWN && mc_repeated(t, hashes, len)) {
+            mc_backup(t, path, len, root->to_move, 0.5);     /* a repetition: a draw */
+            return;
+        }
+    }
+    int ready = t->style == QR_MCTS_OWN || node == 0 || t->nodes[node].visits > 0;
+    if (qr_board_winner(&b) < 0 && !t->nodes[node].child && ready && len <= MC_MAX_DEPTH &&
+        mc_expand(t, node, &b) && t->style == QR_MCTS_REFERENCE) {
+        const mc_node *p = &t->nodes[node];
+        node = p->child + (int32_t)qr_rng_below(&t->rng, p->nchildren);
+        qr_board_play(&b, t->nodes[node].move, &u);
+        path[len++] = node;
+    }
+    mc_backup(t, path, len, root->to_move, mc_leaf(t, &b));
+}
+
+/* ---- Results ---------------------------------------------------------------------------- */
+
+/* The most visited child of node (ties: the better win rate), -1 without visited children. */
+static int32_t mc_best_child(const qr_mcts *t, int32_t node)
+{
+    const mc_node *p = &t->nodes[node];
+    int32_t best = -1;
+    for (int i = 0; i < p->nchildren; i++) {
+        const mc_node *c = &t->nodes[p->child + i];
+        if (c->visits == 0)
+            continue;
+        if (best < 0 || c->visits > t->nodes[best].visits ||
+            (c->visits == t->nodes[best].visits &&
+             c->wins / c->visits > t->nodes[best].wins / t->nodes[best].visits))
+            best = p->child + i;
+    }
+    return best;
+}
+
+static void mc_candidates(const qr_mcts *t, qr_mcts_result *r)
+{
+    const mc_node *root = &t->nodes[0];
+    int order[QR_MAX_MOVES], n = root->nchildren;
+    for (int i = 0; i < n; i++)
+        order[i] = root->child + i;
+    for (int i = 1; i < n; i++)         /* insertion sort by visits, most first */
+        for (int j = i; j > 0 && t->nodes[order[j]].visits > t->nodes[order[j - 1]].visits; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    r->ncandidates = 0;
+    for (int i = 0; i < n && r->ncandidates < QR_SEARCH_MAX_CANDIDATES; i++) {
+        const mc_node *c = &t->nodes[order[i]];
+        if (c->visits == 0)
+            break;
+        r->candidates[r->ncandidates] = c->move;
+        r->candidate_visits[r->ncandidates] = c->visits;
+        r->candidate_winrates[r->ncandidates++] = c->wins / c->visits;
+    }
+}
+
+static void mc_pv(const qr_mcts *t, qr_mcts_result *r)
+{
+    r->pv_len = 0;
+    for (int32_t node = 0; r->pv_len < QR_SEARCH_MAX_DEPTH;) {
+        node = mc_best_child(t, node);
+        if (node < 0)
+            break;
+        r->pv[r->pv_len++] = t->nodes[node].move;
+    }
+}
+
+/* The shortest steps of the side to move; one in the pawn's column first when there is one. */
+static int ref_shortest_steps(const qr_board *b, int *moves)
+{
+    int n = ref_pawns(b, moves, 1), col = b->pawn[b->to_move] % b->size;
+    for (int i = 0; i < n; i++)
+        if (moves[i] % b->size == col) {
+            int x = moves[0];
+            moves[0] = moves[i];
+            moves[i] = x;
+        }
+    return n;
+}
+
+/* The method's move rules around the search (see the top of the file). */
+static int ref_opening_move(const qr_board *b)
+{
+    int moves[QR_MAX_PAWN_MOVES];
+    if (b->ply >= 2 || ref_shortest_steps(b, moves) == 0)
+        return -1;
+    return moves[0] % b->size == b->pawn[b->to_move] % b->size ? moves[0] : -1;
+}
+
+static int ref_fix_move(qr_mcts *t, const qr_board *b, int move, double winrate)
+{
+    int moves[QR_MAX_PAWN_MOVES], n;
+    int centre = b->pawn[b->to_move] % b->size == b->size / 2;
+    if (move < 0 || move >= QR_WALL_H || !((b->ply < 6 && centre) || winrate < 0.1))
+        return move;
+    n = ref_shortest_steps(b, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == move)
+            return move;
+    return n ? moves[qr_rng_below(&t->rng, (uint32_t)n)] : move;
+}
+
+/* ---- Runs ------------------------------------------------------------------------------- */
+
+static void mc_setup(qr_mcts *t, const qr_mcts_opts *o)
+{
+    t->style = o && o->style == QR_MCTS_REFERENCE ? QR_MCTS_REFERENCE : QR_MCTS_OWN;
+    t->leaf = o && o->leaf == QR_MCTS_LEAF_ROLLOUT ? QR_MCTS_LEAF_ROLLOUT : QR_MCTS_LEAF_VALUE;
+    t->c = o && o->exploration > 0 ? o->exploration
+                                   : t->style == QR_MCTS_REFERENCE ? MC_REF_C : MC_OWN_C;
+    qr_rng_seed(&t->rng, o ? o->seed : 0);
+    t->nhistory = o && o->history && o->nhistory > 0
+                      ? (o->nhistory < QR_SEARCH_HISTORY ? o->nhistory : QR_SEARCH_HISTORY) : 0;
+    for (int i = 0; i < t->nhistory; i++)
+        t->history[i] = o->history[i];
+    t->nodes[0] = (mc_node){0.0f, 0, 0, -1, 0, 1};
+    t->used = 1;
+    t->full = 0;
+}
+
+static void mc_report(qr_mcts *t, qr_mcts_result *r, long playouts)
+{
+    int32_t best = mc_best_child(t, 0);
+    r->playouts = playouts;
+    r->nodes = t->used;
+    r->tree_full = t->full;
+    if (best >= 0) {
+        r->move = t->nodes[best].move;
+        r->winrate = t->nodes[best].wins / t->nodes[best].visits;
+    }
+    mc_candidates(t, r);
+    mc_pv(t, r);
+}
+
+int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts_result *r)
+{
+    double t0 = qr_search_clock();
+    memset(r, 0, sizeof *r);
+    r->move = -1;
+    r->path[0] = qr_board_path_length(b, 0);
+    r->path[1] = qr_board_path_length(b, 1);
+    if (qr_board_winner(b) >= 0)
+        return QR_ERR_GAME_OVER;
+    mc_setup(t, opts);
+    long limit = opts && opts->playouts > 0 ? opts->playouts : 0;
+    double deadline = opts && opts->seconds > 0 && t0 >= 0 ? t0 + opts->seconds : -1.0;
+    if (!limit && deadline < 0)
+        limit = QR_MCTS_DEFAULT_PLAYOUTS;
+    int forced = t->style == QR_MCTS_REFERENCE ? ref_opening_move(b) : -1;
+    long n = 0;
+    while (forced < 0 && (!limit || n < limit) &&
+           !(deadline >= 0 && n % MC_CLOCK_EVERY == 0 && n && qr_search_clock() >= deadline)) {
+        mc_iterate(t, b);
+        n++;
+    }
+    mc_report(t, r, n);
+    if (forced >= 0) {
+        r->move = forced;
+        r->winrate = 0.5;       /* played without a search: no estimate */
+        r->pv[0] = forced;
+        r->pv_len = 1;
+    } else if (t->style == QR_MCTS_REFERENCE) {
+        r->move = ref_fix_move(t, b, r->move, r->winrate);
+    }
+    if (r->move < 0) {
+        int moves[QR_MAX_MOVES];
+        if (qr_board_legal_moves(b, moves) > 0)
+            r->move = moves[0];
+    }
+    r->seconds = t0 >= 0 ? qr_search_clock() - t0 : 0.0;
+    return QR_OK;
+}
+
+long qr_bench_mcts(int size, long playouts, int style, qr_mcts_result *r)
+{
+    qr_board b;
+    qr_mcts_result local;
+    qr_mcts_opts o = {0.0, playouts, style, QR_MCTS_LEAF_VALUE, 0.0, 1, NULL, 0};
+    if (qr_board_init(&b, size, -1, 1) != QR_OK)
+        return -1;
+    b.ply = 2;                  /* past the reference style's opening rule: really search */
+    qr_mcts *t = qr_mcts_new(64);
+    if (!t)
+        return -1;
+    qr_mcts_run(t, &b, &o, r ? r : &local);
+    long done = (r ? r : &local)->playouts;
+    qr_mcts_free(t);
+    return done;
+}

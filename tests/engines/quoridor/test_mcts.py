@@ -1,0 +1,123 @@
+"""The tree searches (core/mcts.c through QuoridorEngine.search(engine='mcts' | 'reference-ai')):
+they take a win in one, stop a pawn one step from its goal, answer only legal moves (checked by
+rules.py), leave the game as it was, repeat themselves for one seed, and keep their tree inside
+its memory bound."""
+import random
+
+import pytest
+
+from engines.quoridor import rules
+from engines.quoridor.engine import ENGINES, QuoridorEngine
+
+TREES = ["mcts", "reference-ai"]
+
+
+def _position(size, pawns, walls, walls_left, to_move, then=(), **kw):
+    """A set-up position, then the moves THEN (past the reference method's first-move rule)."""
+    eng = QuoridorEngine(size, **kw)
+    eng.set_position(pawns, walls, walls_left, to_move)
+    for move in then:
+        eng.play(move)
+    return eng
+
+
+@pytest.mark.parametrize("engine", TREES)
+def test_a_win_in_one_is_taken(engine):
+    eng = _position(9, [(4, 6), (0, 4)], set(), [5, 5], 0, then=["e8", "a4"])
+    result = eng.search(playouts=2000, engine=engine)
+    assert result["move"] == "e9" and result["winrate"] > 0.9
+    assert result["candidates"][0][0] == "e9" and result["candidate_visits"][0] > 50
+
+
+@pytest.mark.parametrize("engine", TREES)
+def test_a_pawn_one_step_from_its_goal_is_walled_off(engine):
+    # black on e2 wins next move; white (to move) is far from its goal and must wall
+    eng = _position(9, [(3, 3), (4, 2)], set(), [5, 5], 0, then=["e4", "e2"])
+    ref = rules.Game(9)
+    ref.set_position([(4, 3), (4, 1)], set(), [5, 5], 0)
+    move = eng.search(playouts=20000, engine=engine)["move"]
+    ref.play(move)
+    assert len(rules.parse_move(move)) == 3 and ref.path_length(1) > 1, move
+
+
+@pytest.mark.parametrize("engine", TREES)
+def test_random_positions_get_legal_moves_and_the_game_is_unchanged(engine):
+    rng = random.Random(3)
+    for size in (5, 7, 9):
+        ref, eng = rules.Game(size), QuoridorEngine(size)
+        for _ in range(30):
+            if ref.winner is not None:
+                break
+            moves = ref.legal_pawn_moves() + ref.legal_walls()
+            move = rng.choice(moves if rng.random() < 0.3 else ref.legal_pawn_moves())
+            ref.play(move)
+            eng.play(move)
+            before = (eng.hash(), eng.moves())
+            if ref.winner is not None:
+                assert eng.search(playouts=50, engine=engine)["move"] is None
+                break
+            result = eng.search(playouts=rng.choice([1, 30, 300]), engine=engine)
+            assert (eng.hash(), eng.moves()) == before
+            assert ref.why_wall_illegal(rules.parse_move(result["move"])) is None \
+                if result["move"].endswith(("h", "v")) else \
+                rules.parse_move(result["move"]) in ref.legal_pawn_moves()
+            line = rules.Game(size)
+            line.set_position(ref.pawns, ref.walls, ref.walls_left, ref.to_move)
+            for step in result["pv"]:
+                if line.winner is not None:
+                    break
+                line.play(step)         # the PV is playable
+
+
+@pytest.mark.parametrize("engine", TREES)
+def test_one_seed_one_answer_and_another_seed_may_differ(engine):
+    def run(seed):
+        eng = QuoridorEngine(9, seed=seed)
+        for move in ["e2", "e8", "e3", "e7"]:
+            eng.play(move)
+        return eng.search(playouts=3000, engine=engine)
+    first = run(1)
+    assert first == {**run(1), "seconds": first["seconds"],
+                     "nodes_per_second": first["nodes_per_second"]}
+    assert first["playouts"] == 3000 and first["nodes"] > 1
+    assert sum(first["candidate_visits"]) <= 3000
+
+
+def test_the_tree_stays_inside_its_memory_bound():
+    small = QuoridorEngine(9, mcts_megabytes=0)
+    result = small.search(playouts=20000, engine="mcts")
+    assert result["tree_full"] and result["nodes"] <= 1024 and result["memory"] < 64 * 1024
+    assert result["move"] is not None and result["playouts"] == 20000
+    big = QuoridorEngine(9, mcts_megabytes=8)
+    result = big.search(playouts=2000, engine="mcts")
+    assert not result["tree_full"] and 8 << 20 <= result["memory"] < (8 << 20) + 4096
+
+
+def test_the_reference_method_walks_its_first_move_and_then_searches():
+    eng = QuoridorEngine(9)
+    first = eng.search(playouts=60000, engine="reference-ai")
+    assert first["move"] == "e2" and first["playouts"] == 0      # the method's opening rule
+    eng.play("e2")
+    eng.play("e8")
+    eng.play("e3")
+    eng.play("d7h")
+    second = eng.search(playouts=5000, engine="reference-ai")
+    assert second["playouts"] == 5000 and len(second["candidates"]) == 8
+    assert sum(second["candidate_visits"]) <= 5000 and second["move"] == second["pv"][0]
+
+
+def test_an_unknown_engine_is_refused_naming_the_choices():
+    with pytest.raises(ValueError, match="alphabeta, mcts, reference-ai"):
+        QuoridorEngine(5).search(engine="random")
+    assert ENGINES == ("alphabeta", "mcts", "reference-ai")
+
+
+def test_a_move_back_to_an_earlier_position_is_a_draw_for_our_tree():
+    eng = QuoridorEngine(5, walls=0)
+    for move in ["c2", "c4", "c3", "c5"]:       # c2 now would repeat the position after c2
+        eng.play(move)
+    result = eng.search(playouts=3000, engine="mcts")
+    rates = dict(zip((c[0] for c in result["candidates"]), result["candidate_visits"]))
+    back = [i for i, c in enumerate(result["candidates"]) if c[0] == "c2"]
+    assert back and rates["c2"] > 0 and result["move"] == "c4"
+    assert result["candidates"][back[0]][1] == 0       # win rate 0.5 exactly: score 0
