@@ -29,7 +29,7 @@ from plumbing.files import atomic_write
 
 OUT = ROOT / "engines" / "web" / "static" / "wasm"  # the arcade serves it at static/wasm/
 # The cores built for the browser: those whose platform calls go through core_platform.h.
-HEADERS = {"go": "go.h", "gomoku": "gomoku.h"}
+HEADERS = {"go": "go.h", "gomoku": "gomoku.h", "quoridor": "quoridor.h"}
 ALLOWED_IMPORTS = {("env", "now_seconds")}  # core_platform.h's host clock
 EXTRA_EXPORTS = ("malloc", "free")
 STACK_BYTES = 1 << 20  # the cores keep boards and results on the stack (wasm-ld's default: 64 KB)
@@ -68,11 +68,13 @@ def binding_api(game: str, core: Path) -> tuple[list[str], dict[str, list[tuple[
             functions.append(node.name)
         elif (isinstance(node, c_ast.Typedef) and isinstance(node.type.type, c_ast.Struct)
               and node.type.type.decls):
-            structs[node.name] = [_field(d) for d in node.type.type.decls]
+            structs[node.name] = [_field(d, structs) for d in node.type.type.decls]
     return functions, structs
 
 
-def _field(decl) -> tuple[str, str, int]:
+def _field(decl, structs: dict) -> tuple[str, str, int]:
+    """(name, kind, count) of a struct field; a field that is itself a binding struct has the
+    kind "struct NAME" (its offset is known; the loader reads no value of it)."""
     from pycparser import c_ast
 
     count, t = 1, decl.type
@@ -82,6 +84,8 @@ def _field(decl) -> tuple[str, str, int]:
     if isinstance(t, c_ast.PtrDecl):
         return decl.name, "u32", count
     names = " ".join(t.type.names)
+    if names in structs:
+        return decl.name, f"struct {names}", count
     if names not in _KINDS:
         raise WasmBuildError(f"struct field {decl.name}: type {names!r} has no wasm accessor; "
                              f"add it to engines/wasm.py's _KINDS")

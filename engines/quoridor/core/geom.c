@@ -1,9 +1,8 @@
 /* geom.c - the fixed tables of each board size: masks of cells and slots, the cells each wall
-   closes, the slots near each cell, and the Zobrist keys. Set up once (pthread_once). */
+   closes, the slots near each cell, and the Zobrist keys. Set up once (plat_run_once). */
 #include "quoridor.h"
 #include "internal.h"
 
-#include <pthread.h>
 
 /* One splitmix64 stream seeded with QR_ZOBRIST_SEED gives, in this order: the pawn keys of
    player 0 then player 1 (index y * 9 + x), the wall keys of horizontal then vertical walls
@@ -15,7 +14,7 @@
 
 static uint64_t zpawn[2][QR_MAX_CELLS], zwall[2][QR_MAX_SLOTS], zto, zleft[2][QR_MAX_WALLS + 1];
 static qr_geom geoms[QR_MAX_SIZE + 1];
-static pthread_once_t geom_once = PTHREAD_ONCE_INIT;
+static plat_once geom_once = PLAT_ONCE_INIT;
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -110,30 +109,30 @@ static void geom_init(void)
 
 const qr_geom *qr_geom_of(int size)
 {
-    pthread_once(&geom_once, geom_init);
+    plat_run_once(&geom_once, geom_init);
     return &geoms[size];
 }
 
 uint64_t qr_zobrist_pawn(int player, int x, int y)
 {
-    pthread_once(&geom_once, geom_init);
+    plat_run_once(&geom_once, geom_init);
     return zpawn[player][y * ZSIDE + x];
 }
 
 uint64_t qr_zobrist_wall(int vertical, int x, int y)
 {
-    pthread_once(&geom_once, geom_init);
+    plat_run_once(&geom_once, geom_init);
     return zwall[vertical != 0][y * ZSLOTS + x];
 }
 
 uint64_t qr_zobrist_to_move(void)
 {
-    pthread_once(&geom_once, geom_init);
+    plat_run_once(&geom_once, geom_init);
     return zto;
 }
 
 uint64_t qr_zobrist_walls_left(int player, int count)
 {
-    pthread_once(&geom_once, geom_init);
+    plat_run_once(&geom_once, geom_init);
     return zleft[player][count];
 }

@@ -4,6 +4,7 @@
 #define QR_INTERNAL_H
 
 #include "quoridor.h"
+#include "core_platform.h" /* once and the clock: the native/wasm seam */
 
 /* ---- Cell sets (qr_bb) ------------------------------------------------------------------ */
 

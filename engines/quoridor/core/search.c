@@ -19,7 +19,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define EVAL_STEP 100
 #define EVAL_WALL 70             /* 40 -> 70: 8/12 at 0.5 s a move, bench/README.md */
@@ -58,13 +57,7 @@ struct qr_search {
 
 double qr_search_clock(void)
 {
-#if defined(CLOCK_MONOTONIC) && !defined(__wasm__)
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-#else
-    return -1.0;
-#endif
+    return plat_now_seconds(); /* the host's clock in a wasm build (core_platform.h) */
 }
 
 /* ---- Life cycle ------------------------------------------------------------------------- */
@@ -242,6 +235,25 @@ static int gen_order_cmp(const void *a, const void *b)
     return (y->order > x->order) - (y->order < x->order);
 }
 
+/* Best first, ties in generation order: a stable merge sort of our own, since qsort's order of
+   equal elements is the libc's (glibc's is stable, wasi-libc's is not), and the search must
+   choose the same moves in every build. */
+static void gen_sort(qr_gen_move *list, int n)
+{
+    qr_gen_move tmp[SEARCH_GEN];
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n - width; lo += 2 * width) {
+            int mid = lo + width, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = 0;
+            while (i < mid && j < hi)
+                tmp[k++] = gen_order_cmp(&list[j], &list[i]) < 0 ? list[j++] : list[i++];
+            while (i < mid)
+                tmp[k++] = list[i++];
+            memcpy(&list[lo], tmp, (size_t)k * sizeof *list);
+        }
+    }
+}
+
 int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit)
 {
     qr_bb reach[QR_MAX_CELLS];
@@ -253,7 +265,7 @@ int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, in
     for (int v = 0; v < 2; v++)
         for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1)
             k += gen_wall_try(b, v, __builtin_ctzll(free), d, &list[k]);
-    qsort(list, (size_t)k, sizeof *list, gen_order_cmp);
+    gen_sort(list, k);
     return k < limit ? k : limit;
 }
 
@@ -265,7 +277,7 @@ static int gen_moves(const qr_board *b, const int d[2], int tt_move, qr_gen_move
     for (int i = 0; i < k; i++)
         if (list[i].move == tt_move)
             list[i].order = 4 << 20;
-    qsort(list, (size_t)k, sizeof *list, gen_order_cmp);
+    gen_sort(list, k);
     return k;
 }
 
@@ -391,7 +403,7 @@ static void run_candidates(qr_search *s, int n, qr_search_result *r)
     qr_gen_move *list = s->lists[0];
     for (int i = 0; i < n; i++)
         list[i].order = s->root_scores[i];
-    qsort(list, (size_t)n, sizeof *list, gen_order_cmp);
+    gen_sort(list, n);
     r->ncandidates = n < QR_SEARCH_MAX_CANDIDATES ? n : QR_SEARCH_MAX_CANDIDATES;
     for (int i = 0; i < r->ncandidates; i++) {
         r->candidates[i] = list[i].move;
