@@ -22,6 +22,9 @@ def _reconcile_records(data: dict, restart_dead: bool) -> tuple[list[str], list[
                 _released(rec)
                 actions.append(f"{name}: released the port leaked by an interrupted `up`")
             continue
+        if state == "stopped" and rec.get("died") and restart_dead:
+            restart.append(name)  # found dead by an earlier doctor (or the supervisor): bring it back now
+            continue
         if state == "running" and procs.find(rec.get("process")) is None:
             pid = (rec.get("process") or {}).get("pid")
             leftovers = procs.stop(rec.get("process"), timeout=1)  # orphans only, never a PID's new owner

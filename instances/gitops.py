@@ -85,25 +85,39 @@ def ahead(root: Path, main: str, branch: str) -> int | None:
 
 
 def dirty_paths(worktree: Path, ignore: tuple[str, ...] = ()) -> list[str]:
-    """Uncommitted changes and untracked files (ignored files excluded), minus IGNORE (copied files)."""
-    lines = out("status", "--porcelain=v1", "--untracked-files=all", cwd=worktree).splitlines()
-    paths = [line[3:] for line in lines if line]
+    """Uncommitted changes and untracked files (ignored files excluded), minus IGNORE (copied files).
+
+    Read with -z: entries are "XY PATH" split by NUL, unquoted, and nothing is stripped (a
+    leading space is the X column of " M file"); a rename's original path follows as its own entry.
+    """
+    entries = git("status", "--porcelain=v1", "-z", "--untracked-files=all", cwd=worktree).stdout.split("\0")
+    paths, skip = [], False
+    for entry in entries:
+        if skip or not entry:
+            skip = False
+            continue
+        paths.append(entry[3:])
+        skip = entry[0] in "RC"
     return [p for p in paths if not any(p == i or p.startswith(i.rstrip("/") + "/") for i in ignore)]
 
 
-def check_safe_to_remove(root: Path, worktree: Path, branch: str, main: str, ignore=()) -> None:
+def check_safe_to_remove(root: Path, worktree: Path, branch: str, main: str, ignore=(), name: str = "") -> None:
+    """Refuse to remove a worktree with uncommitted files (they would be lost) or with commits
+    not merged into MAIN (not lost: the branch keeps them, but the review is not done)."""
+    name = name or worktree.name
     problems = []
     if worktree.exists():
         dirty = dirty_paths(worktree, ignore)
         if dirty:
             shown = ", ".join(dirty[:5]) + (" ..." if len(dirty) > 5 else "")
-            problems.append(f"{len(dirty)} uncommitted file(s) ({shown})")
+            problems.append(f"{len(dirty)} uncommitted file(s) ({shown}) would be lost: commit them on {branch}, "
+                            f"or `instances rm --force {name}` discards them")
     count = ahead(root, main, branch)
     if count:
-        problems.append(f"{count} commit(s) on {branch} not merged into {main}")
+        problems.append(f"{count} commit(s) on {branch} not merged into {main} stay on the branch either way: "
+                        f"`instances approve {name}` merges them, `instances rm --force {name}` removes only the worktree")
     if problems:
-        raise UnsafeToRemove(f"{worktree} holds work that would be lost: {'; '.join(problems)}. "
-                             "Commit and approve it, or pass --force")
+        raise UnsafeToRemove(f"not removing {worktree}: {'; '.join(problems)}")
 
 
 def remove_worktree(root: Path, path: Path) -> None:

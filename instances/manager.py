@@ -49,6 +49,7 @@ class Instances:
         self.worktree_dir = self.state / "worktrees"
         self.log_dir = self.state / "logs"
         self.nginx_prefix = self.state / "nginx"
+        self._live_listen = None  # cached by `listen`; forgotten whenever nginx is started or stopped
 
     @classmethod
     def from_cwd(cls, cwd: Path | None = None, progress=None, environ=os.environ) -> "Instances":
@@ -57,8 +58,19 @@ class Instances:
 
     # -- names and paths -------------------------------------------------------------------------
     @property
+    def listen(self) -> tuple[str, int]:
+        """Where the private nginx listens: INSTANCES_LISTEN when set; else the address the running
+        nginx was started on (so URLs stay right when the environment that started it is gone);
+        else [nginx] listen."""
+        if self.config.listen_from_env or self.config.nginx_mode != "private":
+            return self.config.listen
+        if self._live_listen is None:
+            self._live_listen = self.nginx().running_listen() or self.config.listen
+        return self._live_listen
+
+    @property
     def base_url(self) -> str:
-        return self.config.listen_url
+        return f"http://{self.listen[0]}:{self.listen[1]}"
 
     def url(self, name: str) -> str:
         return f"{self.base_url}/{name}/"
@@ -115,7 +127,7 @@ class Instances:
 
     def render_main(self) -> str:
         user = "root" if os.geteuid() == 0 else None  # workers must read our 0600 files
-        return render_main_conf(str(self.nginx_prefix), self.config.listen, user=user)
+        return render_main_conf(str(self.nginx_prefix), self.listen, user=user)
 
     def nginx(self):
         if self.config.nginx_mode == "system":
@@ -142,9 +154,13 @@ class Instances:
             text = self.render_include(data, generation)
             if self.config.nginx_mode == "system":
                 return server.apply(text, self.base_url, generation)
-            return server.apply(self.render_main(), text, self.base_url, generation)
+            try:
+                return server.apply(self.render_main(), text, self.base_url, generation)
+            finally:
+                self._live_listen = None
 
     def stop_nginx(self) -> bool:
+        self._live_listen = None
         return self.nginx().stop() if self.config.nginx_mode == "private" else False
 
     # -- memory admission --------------------------------------------------------------------
@@ -314,7 +330,7 @@ class Instances:
         self.mark(name, process=identity)
         self._wait_healthy(name, identity, port, t0, log, offset)
         self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
-        self.mark(name, state="running", started=time.time(), owner_pid=None, owner_time=None)
+        self.mark(name, state="running", started=time.time(), owner_pid=None, owner_time=None, died=None)
 
     def _wait_healthy(self, name, identity, port, t0, log, offset):
         """Poll the health path (backing off from 20 ms to 250 ms) until it answers < 400."""
@@ -344,7 +360,12 @@ class Instances:
 
     def check(self, name: str) -> list:
         """The sub-path checks through nginx, plus: the service listens on loopback only."""
-        results = subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)
+        results = subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket,
+                                         websocket_protocols=self.config.websocket_protocols)
+        if self.config.browser_check and all(c.ok for c in results if c.name == "page"):
+            from instances.browser_check import browser_requests_check
+
+            results.append(browser_requests_check(self.base_url, name, self.credentials()))
         exposed = procs.exposed_listeners(procs.find((self.registry.get(name) or {}).get("process")))
         results.append(subpath.loopback_check(exposed))
         return results
@@ -353,7 +374,7 @@ class Instances:
     def down(self, target: str) -> dict:
         rec = self.resolve(target)
         stopped = procs.stop(rec.get("process"))
-        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=time.time())
+        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=time.time(), died=None)
         self.sync_nginx()
         return {"name": rec["name"], "was_running": stopped}
 
@@ -367,7 +388,8 @@ class Instances:
         rec = self.resolve(target)
         name, path = rec["name"], Path(rec["worktree"])
         if not force:
-            gitops.check_safe_to_remove(self.root, path, rec["branch"], self.config.main_branch, self.config.copy)
+            gitops.check_safe_to_remove(self.root, path, rec["branch"], self.config.main_branch, self.config.copy,
+                                        name=name)
         procs.stop(rec.get("process"))
         self.mark(name, state="stopped", port=None, process=None)
         self.sync_nginx()

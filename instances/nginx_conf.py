@@ -123,7 +123,8 @@ http {{
     fastcgi_temp_path {prefix}/tmp/fastcgi;
     uwsgi_temp_path {prefix}/tmp/uwsgi;
     scgi_temp_path {prefix}/tmp/scgi;
-    log_format instances '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time';
+    # $msec first: `last_request` reads it; the user agent tells the tool's own checks apart.
+    log_format instances '$msec $remote_addr "$request" $status $body_bytes_sent $request_time "$http_user_agent"';
     access_log {prefix}/logs/access.log instances;
     client_max_body_size 64m;
     server_tokens off;
