@@ -111,10 +111,18 @@ def ls_cmd(as_json):
         mem = fmt_bytes(it["memory_bytes"]) + ("!" if it["over_memory_limit"] else "")
         click.echo(f"{it['name']:<20} {it['state']:<10} {it['port'] or '-':>5} {fmt_age(it['uptime_seconds']):>7} "
                    f"{mem:>10} {it['ahead'] if it['ahead'] is not None else '-':>5}  {it['last_request'] or '-':<25} {it['url']}")
+    for it in items:
+        if it["last_action"]:
+            act = it["last_action"]
+            click.echo(f"  {it['name']}: {act['by']} at {act['at']}: {act['text']}")
     adm = mgr.admission()
     if adm["budget"]:
         click.echo(f"memory: {fmt_bytes(adm['used'])} of {fmt_bytes(adm['budget'])} budget; "
                    f"about {adm['more_fit']} more fit at {fmt_bytes(adm['estimate'])} each")
+    if mgr.config.supervise and mgr.config.nginx_mode == "private":
+        sup = mgr.supervisor()
+        click.echo(f"supervisor: running (pid {sup['pid']}, every {mgr.config.supervise_interval:g}s)" if sup else
+                   "supervisor: not running; `instances doctor` starts it")
 
 
 @main.command()

@@ -95,6 +95,11 @@ class AppConfig:
     test_command: tuple[str, ...] = ()
     # [limits]
     memory_budget: int | None = None
+    # [supervisor]
+    supervise: bool = True
+    supervise_interval: float = 2.0
+    memory_action: str = "restart"
+    memory_grace: float = 10.0
 
     @property
     def listen_url(self) -> str:
@@ -103,10 +108,12 @@ class AppConfig:
 
 _TOP_KEYS = {
     "command", "health", "setup", "checks", "copy", "proxy", "websocket", "websocket_protocols", "browser_check", "env", "memory_limit",
-    "idle_stop", "startup_timeout", "main_branch", "nginx", "limits",
+    "idle_stop", "startup_timeout", "main_branch", "nginx", "limits", "supervisor",
 }
 _NGINX_KEYS = {"mode", "listen", "auth", "auth_user", "include_dir", "reload", "test"}
 _LIMIT_KEYS = {"memory_budget"}
+_SUPERVISOR_KEYS = {"enabled", "interval", "memory_action", "memory_grace"}
+MEMORY_ACTIONS = ("restart", "stop", "warn")
 
 
 def _check_keys(table: dict, allowed: set, where: str):
@@ -227,11 +234,26 @@ def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
     _check_keys(data, _TOP_KEYS, "instances.toml")
     nginx = data.get("nginx", {})
     limits = data.get("limits", {})
+    supervisor = data.get("supervisor", {})
     _check_keys(nginx, _NGINX_KEYS, "[nginx]")
     _check_keys(limits, _LIMIT_KEYS, "[limits]")
+    _check_keys(supervisor, _SUPERVISOR_KEYS, "[supervisor]")
     app = _app_fields(data)
-    return AppConfig(**app, **_nginx_fields(nginx, environ),
+    return AppConfig(**app, **_nginx_fields(nginx, environ), **_supervisor_fields(supervisor),
                      memory_budget=parse_size(limits.get("memory_budget")))
+
+
+def _supervisor_fields(table: dict) -> dict:
+    interval = parse_duration(table.get("interval", 2.0))
+    if interval is None or not 0.1 <= interval <= 3600:
+        raise ConfigError("[supervisor] interval must be a duration from 0.1s to 1h, e.g. \"2s\"")
+    grace = parse_duration(table.get("memory_grace", 10.0))
+    return {
+        "supervise": _boolean(table.get("enabled", True), "[supervisor] enabled"),
+        "supervise_interval": interval,
+        "memory_action": _one_of(table.get("memory_action", "restart"), MEMORY_ACTIONS, "[supervisor] memory_action"),
+        "memory_grace": grace or 0.0,
+    }
 
 
 def load_config(repo_root: Path, environ: dict | None = None) -> AppConfig:

@@ -155,13 +155,48 @@ class Instances:
             if self.config.nginx_mode == "system":
                 return server.apply(text, self.base_url, generation)
             try:
-                return server.apply(self.render_main(), text, self.base_url, generation)
+                outcome = server.apply(self.render_main(), text, self.base_url, generation)
             finally:
                 self._live_listen = None
+        if self.config.supervise:
+            self.start_supervisor()
+        return outcome
 
     def stop_nginx(self) -> bool:
+        """Stop the private nginx, and the supervisor first (it would start nginx again)."""
         self._live_listen = None
-        return self.nginx().stop() if self.config.nginx_mode == "private" else False
+        if self.config.nginx_mode != "private":
+            return False
+        self.stop_supervisor()
+        return self.nginx().stop()
+
+    # -- the supervisor (instances/supervisor.py) --------------------------------------------------
+    def supervisor(self) -> dict | None:
+        """The running supervisor's identity ({"pid", "create_time", "started"}), or None."""
+        identity = self.registry.load().get("supervisor")
+        return identity if procs.find(identity) else None
+
+    def start_supervisor(self) -> int | None:
+        """Start one if none runs; the new one's pid, or None. Decided inside the registry lock,
+        so two callers start one; a stray second one would exit at its flock anyway."""
+        with self.registry.transaction() as data:
+            if procs.find(data.get("supervisor")):
+                return None
+            log = self.log_dir / "supervisor.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with open(log, "ab") as fh:
+                # cwd is the state directory: from the app's root, `-m instances` could import
+                # the app's own package of that name
+                proc = subprocess.Popen([self.python, "-m", "instances.supervisor", str(self.root), str(self.state)],
+                                        cwd=self.state, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                        start_new_session=True, close_fds=True)
+            data["supervisor"] = {**procs.identity_of(proc.pid), "pgid": proc.pid, "started": time.time()}
+            return proc.pid
+
+    def stop_supervisor(self) -> bool:
+        with self.registry.transaction() as data:
+            identity = data.pop("supervisor", None)
+        return procs.stop(identity, timeout=10) if identity else False
 
     # -- memory admission --------------------------------------------------------------------
     def admission(self, data: dict | None = None) -> dict:

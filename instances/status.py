@@ -57,7 +57,13 @@ def instance_status(mgr, rec: dict) -> dict:
         "memory_bytes": mem, "over_memory_limit": bool(mem and limit and mem > limit),
         "ahead": gitops.ahead(mgr.root, mgr.config.main_branch, rec["branch"]),
         "last_request": iso(last_request(mgr, rec["name"])), "worktree": rec["worktree"],
+        "last_action": _action(rec.get("last_action")),
     }
+
+
+def _action(action: dict | None) -> dict | None:
+    """What the supervisor (or doctor) last did to the instance, with its time as ISO 8601."""
+    return {**action, "at": iso(action["at"])} if action else None
 
 
 def list_status(mgr) -> list[dict]:

@@ -28,11 +28,15 @@ def commit_file(cwd, rel, text, message="change"):
     git(cwd, "commit", "-q", "-m", message)
 
 
-def write_toml(root: Path, port: int, extra_top: str = "", extra_nginx: str = "", commit=True):
+def write_toml(root: Path, port: int, extra_top: str = "", extra_nginx: str = "", commit=True,
+               supervisor: str = "enabled = false"):
+    """instances.toml for the fixture app. SUPERVISOR is the [supervisor] table's body: off
+    unless a test is about it, so other tests see only what they do themselves."""
     # Chromium's check of the page's own requests is on only where a test asks for it (and is marked chromium).
     browser = "" if "browser_check" in extra_top else "browser_check = false\n"
     text = (f'command = "{{python}} app.py {{port}}"\nhealth = "/health"\nwebsocket = "/ws"\n{browser}'
-            f'copy = [".env"]\nstartup_timeout = 20\n{extra_top}\n[nginx]\nlisten = "127.0.0.1:{port}"\n{extra_nginx}\n')
+            f'copy = [".env"]\nstartup_timeout = 20\n{extra_top}\n[nginx]\nlisten = "127.0.0.1:{port}"\n{extra_nginx}\n'
+            f'[supervisor]\n{supervisor}\n')
     (root / "instances.toml").write_text(text)
     if commit:
         git(root, "add", "instances.toml")
