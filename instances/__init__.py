@@ -15,6 +15,7 @@ Modules, pure first (no I/O in the first four):
     pm_link     the task title and log entries through pm.api
     status, doctor, approve    `ls`, crash reconciliation, approval (each given the manager)
     supervisor  the process that applies idle_stop, memory_limit and doctor on its own
+    dashboard   the Flask page at nginx's root the supervisor serves (templates/, static/)
     manager     class Instances: the lifecycle (up, down, restart, rm) orchestrating the above
     cli         the click command line
 """

@@ -175,6 +175,20 @@ def open_cmd(name):
 
 
 @main.command()
+def dashboard():
+    """Print the dashboard's URL: every instance on one page at the private nginx's root (same
+    user and password as the review URLs), served by the supervisor."""
+    mgr = _manager(quiet=True)
+    if not mgr.config.supervise or mgr.config.nginx_mode != "private":
+        raise click.ClickException("the dashboard runs in the supervisor of a private nginx: set [supervisor] "
+                                   "enabled = true and [nginx] mode = \"private\" in instances.toml")
+    if mgr.supervisor() is None:
+        click.echo("  note: the supervisor is not running, so the dashboard is not served: "
+                   "`instances doctor` starts it (or `instances up` starts nginx and it)", err=True)
+    click.echo(mgr.dashboard_url())
+
+
+@main.command()
 @click.option("--restart", "restart_dead", is_flag=True, help="Restart services found dead instead of marking them stopped.")
 @click.option("--json", "as_json", is_flag=True, help="Print the actions taken as a JSON array of strings.")
 def doctor(restart_dead, as_json):

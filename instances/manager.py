@@ -127,7 +127,25 @@ class Instances:
 
     def render_main(self) -> str:
         user = "root" if os.geteuid() == 0 else None  # workers must read our 0600 files
-        return render_main_conf(str(self.nginx_prefix), self.listen, user=user)
+        auth_file = str(self.state / "htpasswd") if self.config.auth == "basic" else None
+        return render_main_conf(str(self.nginx_prefix), self.listen, user=user,
+                                dashboard_port=self.dashboard_port(), auth_file=auth_file)
+
+    def dashboard_port(self, renew: bool = False) -> int | None:
+        """The port the supervisor serves the dashboard on (leased once, kept in the registry);
+        None when supervision is off. RENEW leases another (the old one was taken meanwhile)."""
+        if not self.config.supervise:
+            return None
+        port = self.registry.load().get("dashboard_port")
+        if port and not renew:
+            return port
+        with self.registry.transaction() as data:
+            if renew or not data.get("dashboard_port"):
+                data["dashboard_port"] = lease_port(data, exclude={port} if port else frozenset())
+            return data["dashboard_port"]
+
+    def dashboard_url(self) -> str:
+        return f"{self.base_url}/"
 
     def nginx(self):
         if self.config.nginx_mode == "system":
@@ -144,7 +162,8 @@ class Instances:
             server = self.nginx()
             current = self.render_include(data, data["generation"])
             if not force and server.live_include() == current and (
-                    self.config.nginx_mode == "system" or server.master() is not None):
+                    self.config.nginx_mode == "system" or (
+                        server.master() is not None and server.live_main() == self.render_main())):
                 if subpath_probe_ok(self.base_url, data["generation"]):
                     return "unchanged"
             with self.registry.transaction() as tx:

@@ -240,6 +240,12 @@ class PrivateNginx:
         except FileNotFoundError:
             return None
 
+    def live_main(self) -> str | None:
+        try:
+            return (self.conf_dir / "nginx.conf").read_text()
+        except FileNotFoundError:
+            return None
+
     def running_listen(self) -> tuple[str, int] | None:
         """The address the running master was configured with (its live nginx.conf), or None."""
         if self.master() is None:

@@ -112,6 +112,31 @@ def _memory(mgr, name: str, rec: dict, proc, now: float) -> list[str]:
     return [f"{name}: stopped for memory"]
 
 
+def _serve_dashboard(mgr, root: Path, state: Path):
+    """The dashboard in a waitress thread on the registry's dashboard port; when a stranger took
+    that port, a new one is leased and nginx re-rendered to route `/` there."""
+    from instances.config import load_config
+    from instances.dashboard import create_app
+    from instances.manager import Instances
+    from plumbing.wsgi import CannotListen, ServerThread
+
+    app = create_app(Instances(root, load_config(root), state))  # its own manager: no shared caches
+    for renew in (False, True):
+        port = mgr.dashboard_port(renew=renew)
+        if port is None:
+            return None
+        try:
+            server = ServerThread(app, port=port, threads=4, ident="instances-dashboard").start()
+        except CannotListen as exc:
+            print(f"dashboard: {exc}", flush=True)
+            continue
+        if renew:
+            mgr.sync_nginx(force=True)
+        print(f"dashboard on 127.0.0.1:{port}, at {mgr.dashboard_url()}", flush=True)
+        return server
+    return None
+
+
 def serve(root: Path, state: Path) -> int:
     """The supervisor's loop; returns the exit code. Exits 0 at once when another one runs."""
     from instances.config import load_config
@@ -129,6 +154,7 @@ def serve(root: Path, state: Path) -> int:
             with mgr.registry.transaction() as data:  # the winner of the lock says who supervises
                 data["supervisor"] = {**me, "pgid": me["pid"], "started": time.time()}
             print(f"supervisor pid {me['pid']} for {state}", flush=True)
+            dashboard = _serve_dashboard(mgr, root, state)
             while not stop.is_set():
                 try:
                     mgr.config = load_config(root)  # instances.toml edits apply from the next round
@@ -137,6 +163,8 @@ def serve(root: Path, state: Path) -> int:
                 except Exception as exc:  # one bad round must not end supervision; say why
                     print(f"{time.strftime('%H:%M:%S')} round failed: {type(exc).__name__}: {exc}", flush=True)
                 stop.wait(mgr.config.supervise_interval)
+            if dashboard:
+                dashboard.stop()
             with mgr.registry.transaction() as data:
                 if (data.get("supervisor") or {}).get("pid") == me["pid"]:
                     data.pop("supervisor")
