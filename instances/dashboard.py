@@ -14,7 +14,7 @@ from pathlib import Path
 from flask import Flask, abort, jsonify, render_template, request, send_file, url_for
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from instances import pm_link, procs
+from instances import gitops, pm_link, procs
 from instances.fmt import iso
 
 LOG_LINES = 12
@@ -35,7 +35,7 @@ def overview(mgr) -> dict:
         task = tasks.get(it["task"]) or {}
         shown.append({
             **it, "title": task.get("title"), "task_status": task.get("status"),
-            "review_path": f"/{it['name']}/",
+            "review_path": f"/{it['name']}/", "commits": gitops.history(mgr.root, mgr.config.main_branch, it["branch"]),
             "log_tail": _ANSI.sub("", procs.tail(mgr.log_path(it["name"]), LOG_LINES)),
             "videos": [{"file": Path(v).name, "url": url_for("video", name=it["name"], index=i)} for i, v in enumerate(_videos(task))],
         })

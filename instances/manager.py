@@ -257,8 +257,7 @@ class Instances:
             existing = [wt["branch"] for wt in gitops.worktrees(self.root)
                         if wt["branch"] and task_id_of_branch(wt["branch"]) == task]
             prefix = f"task/{task}-"
-            branches = gitops.out("for-each-ref", "--format=%(refname:short)", f"refs/heads/task/{task}",
-                                  f"refs/heads/{prefix}*", cwd=self.root).split()
+            branches = gitops.branches(self.root, f"task/{task}", prefix)
             if existing or branches:
                 branch = (existing or branches)[0]
             else:

@@ -69,6 +69,10 @@ function card(it, data) {
        el("span", {class: "state"}, it.state)),
     el("p", {class: "task"}, task), facts,
     bar(it.memory_bytes, total, `memory of ${it.name}`));
+  if (it.commits.length) {
+    node.append(el("ul", {class: "commits"}, ...it.commits.map(c =>
+      el("li", {}, el("code", {}, c.sha), ` ${c.subject} (${c.author}, ${c.date})`))));
+  }
   if (it.last_action) {
     node.append(el("p", {class: "action"}, `${it.last_action.by} at ${it.last_action.at}: ${it.last_action.text}`));
   }

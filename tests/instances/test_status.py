@@ -36,3 +36,18 @@ def test_urls_follow_the_running_nginx_not_the_current_environment(app_repo, mak
     assert httpx.get(later.url("feature-port"), auth=later.credentials(), trust_env=False).status_code == 200
     later.stop_nginx()
     assert later.base_url == later.config.listen_url  # with nginx stopped, instances.toml again
+
+
+@pytest.mark.nginx
+def test_commits_ahead_and_their_history_come_from_gitpython(mgr):
+    from instances import gitops
+    from tests.instances.conftest import commit_file
+
+    mgr.up("feature/hist", run_checks=False)
+    wt = mgr.worktree("feature-hist")
+    commit_file(wt, "a.txt", "a", "first change")
+    commit_file(wt, "b.txt", "b", "second change")
+    assert mgr.ls()[0]["ahead"] == 2
+    assert [c["subject"] for c in gitops.history(mgr.root, "main", "feature/hist")] == ["second change", "first change"]
+    assert gitops.history(mgr.root, "main", "no/such-branch") == [] and gitops.ahead(mgr.root, "main", "no/such") is None
+    assert gitops.branches(mgr.root, "feature/hist") == ["feature/hist"]
