@@ -194,7 +194,8 @@ def dashboard():
 def doctor(restart_dead, as_json):
     """Reconcile after crashes: mark dead services stopped (PID-reuse safe) and kill their
     orphans, release leaked port leases, restart a dead nginx, drop orphaned nginx blocks,
-    report orphaned worktrees; stop idle instances when idle_stop is set."""
+    report orphaned worktrees; stop idle instances when idle_stop is set; start the supervisor
+    when it should run and does not. --restart also restarts what an earlier doctor marked."""
     mgr = _manager(quiet=True)
     t0 = time.monotonic()
     actions = mgr.doctor(restart_dead=restart_dead)
