@@ -50,6 +50,9 @@ class Instances:
         self.log_dir = self.state / "logs"
         self.nginx_prefix = self.state / "nginx"
         self._live_listen = None  # cached by `listen`; forgotten whenever nginx is started or stopped
+        # False inside the supervisor: while it is being stopped (its registry entry already gone)
+        # a round that syncs nginx must not start a successor
+        self.may_start_supervisor = True
 
     @classmethod
     def from_cwd(cls, cwd: Path | None = None, progress=None, environ=os.environ) -> "Instances":
@@ -198,6 +201,8 @@ class Instances:
     def start_supervisor(self) -> int | None:
         """Start one if none runs; the new one's pid, or None. Decided inside the registry lock,
         so two callers start one; a stray second one would exit at its flock anyway."""
+        if not self.may_start_supervisor:
+            return None
         with self.registry.transaction() as data:
             if procs.find(data.get("supervisor")):
                 return None

@@ -120,7 +120,9 @@ def _serve_dashboard(mgr, root: Path, state: Path):
     from instances.manager import Instances
     from plumbing.wsgi import CannotListen, ServerThread
 
-    app = create_app(Instances(root, load_config(root), state))  # its own manager: no shared caches
+    dashboard_mgr = Instances(root, load_config(root), state)  # its own manager: no shared caches
+    dashboard_mgr.may_start_supervisor = False
+    app = create_app(dashboard_mgr)
     for renew in (False, True):
         port = mgr.dashboard_port(renew=renew)
         if port is None:
@@ -150,6 +152,7 @@ def serve(root: Path, state: Path) -> int:
         with locked(state / "supervisor.lock", holder="instances supervisor", timeout=0,
                     what="the instances supervisor lock"):
             mgr = Instances(root, load_config(root), state)
+            mgr.may_start_supervisor = False
             me = procs.find_self()
             with mgr.registry.transaction() as data:  # the winner of the lock says who supervises
                 data["supervisor"] = {**me, "pgid": me["pid"], "started": time.time()}

@@ -66,10 +66,26 @@ def app_repo(tmp_path) -> Path:
     return root
 
 
+def supervisors_of(mgr: Instances) -> list:
+    """Live supervisor processes for MGR's state directory, found by their command line."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        cmdline = proc.info["cmdline"] or []
+        if "instances.supervisor" in cmdline and str(mgr.state) in cmdline:
+            found.append(proc)
+    return found
+
+
 def shutdown(mgr: Instances):
     for rec in mgr.registry.instances().values():
         procs.stop(rec.get("process"), timeout=2)
     mgr.stop_nginx()
+    left = supervisors_of(mgr)
+    for proc in left:  # a supervisor outliving `nginx stop` is a bug: end it, then say so
+        proc.kill()
+    assert not left, f"supervisor(s) {[p.pid for p in left]} still ran after stop_nginx"
 
 
 @pytest.fixture

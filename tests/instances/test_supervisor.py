@@ -54,6 +54,8 @@ def test_it_starts_with_nginx_once_and_stops_with_it(mgr, app_repo):
     _supervised(mgr, app_repo)
     mgr.up("feature/sup", run_checks=False)
     first = _wait(mgr.supervisor)
+    log = mgr.log_dir / "supervisor.log"
+    _wait(lambda: log.exists() and f"supervisor pid {first['pid']} for" in log.read_text())  # it holds the lock
     assert mgr.start_supervisor() is None  # already running: nothing started
     second = subprocess.run([sys.executable, "-m", "instances.supervisor", str(mgr.root), str(mgr.state)],
                             cwd=mgr.state, capture_output=True, text=True, timeout=30)
@@ -130,3 +132,17 @@ def test_killing_the_supervisor_loses_nothing_and_doctor_restarts_it(mgr, app_re
     actions = mgr.doctor()
     assert len(actions) == 1 and actions[0].startswith("supervisor was not running; started it (pid ")
     assert _wait(mgr.supervisor)["pid"] != sup["pid"]
+
+
+@pytest.mark.nginx
+def test_stopping_it_mid_round_leaves_no_successor(mgr, app_repo):
+    from tests.instances.conftest import supervisors_of
+
+    _supervised(mgr, app_repo)
+    mgr.up("feature/race", run_checks=False)
+    _wait(mgr.supervisor)
+    procs.stop(mgr.registry.get("feature-race")["process"], timeout=2)  # its next round reconciles and syncs nginx
+    time.sleep(0.35)
+    mgr.stop_nginx()
+    time.sleep(1.0)  # a successor started by that round would be up by now
+    assert supervisors_of(mgr) == []
