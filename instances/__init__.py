@@ -14,6 +14,7 @@ Modules, pure first (no I/O in the first four):
     gitops      worktrees, work-at-risk checks, merging into a checked-out main (plumbing.git)
     pm_link     the task title and log entries through pm.api
     status, doctor, approve    `ls`, crash reconciliation, approval (each given the manager)
+    actions     what the supervisor or doctor did, noted on the record and in the log
     supervisor  the process that applies idle_stop, memory_limit and doctor on its own
     dashboard   the Flask page at nginx's root the supervisor serves (templates/, static/)
     manager     class Instances: the lifecycle (up, down, restart, rm) orchestrating the above

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from instances import gitops, procs
 from instances.status import last_request
-from instances.supervisor import note
+from instances.actions import note
 
 
 def _released(rec: dict, **extra):

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 from instances import procs
+from instances.actions import note
+from instances.doctor import idle_seconds, reconcile
 from instances.fmt import fmt_bytes
 
 RESTART_WINDOW = 600.0  # seconds: a second memory restart within this stops the instance instead
@@ -43,20 +45,8 @@ def memory_verdict(pss: int | None, limit: int | None, over_since: float | None,
     return action, since
 
 
-def note(mgr, name: str, text: str, by: str = "supervisor") -> None:
-    """Put TEXT on NAME's record (shown by `ls`) and append it to the instance's log."""
-    now = time.time()
-    mgr.mark(name, last_action={"at": now, "by": by, "text": text})
-    log = mgr.log_path(name)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a") as fh:
-        fh.write(f"--- instances {by}: {text} at {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(now))}\n")
-
-
 def tick(mgr) -> list[str]:
     """One round over the instances; returns what was done."""
-    from instances.doctor import idle_seconds, reconcile
-
     done = []
     records = mgr.registry.instances()
     running = {n: r for n, r in records.items() if r.get("state") == "running"}
