@@ -260,5 +260,20 @@ def nginx_conf():
     click.echo(mgr.render_include(data, data["generation"]), nl=False)
 
 
+@main.command(hidden=True)
+@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@click.argument("state", type=click.Path(exists=True, file_okay=False))
+def supervise(root, state):
+    """Run the supervisor for STATE (started by `instances` itself with the private nginx)."""
+    from pathlib import Path
+
+    from instances.config import load_config
+    from instances.manager import Instances
+    from instances.supervisor import serve
+
+    root, state = Path(root), Path(state)
+    sys.exit(serve(state, lambda: Instances(root, load_config(root), state)))
+
+
 if __name__ == "__main__":
     main()

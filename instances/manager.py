@@ -209,9 +209,9 @@ class Instances:
             log = self.log_dir / "supervisor.log"
             log.parent.mkdir(parents=True, exist_ok=True)
             with open(log, "ab") as fh:
-                # cwd is the state directory: from the app's root, `-m instances` could import
-                # the app's own package of that name
-                proc = subprocess.Popen([self.python, "-m", "instances.supervisor", str(self.root), str(self.state)],
+                # `instances supervise` (instances/supervisor.py); cwd is the state directory: from
+                # the app's root, `-m instances` could import the app's own package of that name
+                proc = subprocess.Popen([self.python, "-m", "instances", "supervise", str(self.root), str(self.state)],
                                         cwd=self.state, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
                                         start_new_session=True, close_fds=True)
             data["supervisor"] = {**procs.identity_of(proc.pid), "pgid": proc.pid, "started": time.time()}

@@ -13,10 +13,9 @@ It keeps no state of its own: everything is in the registry, so killing it loses
 `doctor` starts it again. It is started with the private nginx (`Instances.sync_nginx`) and
 stopped with it; a flock on supervisor.lock makes a second one exit at once.
 
-Run as `python -m instances.supervisor ROOT STATE_DIR` (the manager does this).
+Run as `python -m instances supervise ROOT STATE_DIR` (a hidden command; the manager does this).
 """
 import signal
-import sys
 import threading
 import time
 from pathlib import Path
@@ -102,15 +101,13 @@ def _memory(mgr, name: str, rec: dict, proc, now: float) -> list[str]:
     return [f"{name}: stopped for memory"]
 
 
-def _serve_dashboard(mgr, root: Path, state: Path):
+def _serve_dashboard(mgr, make_manager):
     """The dashboard in a waitress thread on the registry's dashboard port; when a stranger took
     that port, a new one is leased and nginx re-rendered to route `/` there."""
-    from instances.config import load_config
     from instances.dashboard import create_app
-    from instances.manager import Instances
     from plumbing.wsgi import CannotListen, ServerThread
 
-    dashboard_mgr = Instances(root, load_config(root), state)  # its own manager: no shared caches
+    dashboard_mgr = make_manager()  # its own manager: no caches shared with the rounds
     dashboard_mgr.may_start_supervisor = False
     app = create_app(dashboard_mgr)
     for renew in (False, True):
@@ -129,10 +126,9 @@ def _serve_dashboard(mgr, root: Path, state: Path):
     return None
 
 
-def serve(root: Path, state: Path) -> int:
-    """The supervisor's loop; returns the exit code. Exits 0 at once when another one runs."""
-    from instances.config import load_config
-    from instances.manager import Instances
+def serve(state: Path, make_manager) -> int:
+    """The supervisor's loop over MAKE_MANAGER()'s instances (its config re-read every round);
+    returns the exit code. Exits 0 at once when another one runs for STATE."""
     from plumbing.lock import LockTimeout, locked
 
     stop = threading.Event()
@@ -141,16 +137,16 @@ def serve(root: Path, state: Path) -> int:
     try:
         with locked(state / "supervisor.lock", holder="instances supervisor", timeout=0,
                     what="the instances supervisor lock"):
-            mgr = Instances(root, load_config(root), state)
+            mgr = make_manager()
             mgr.may_start_supervisor = False
             me = procs.find_self()
             with mgr.registry.transaction() as data:  # the winner of the lock says who supervises
                 data["supervisor"] = {**me, "pgid": me["pid"], "started": time.time()}
             print(f"supervisor pid {me['pid']} for {state}", flush=True)
-            dashboard = _serve_dashboard(mgr, root, state)
+            dashboard = _serve_dashboard(mgr, make_manager)
             while not stop.is_set():
                 try:
-                    mgr.config = load_config(root)  # instances.toml edits apply from the next round
+                    mgr.config = make_manager().config  # instances.toml edits apply from the next round
                     for action in tick(mgr):
                         print(f"{time.strftime('%H:%M:%S')} {action}", flush=True)
                 except Exception as exc:  # one bad round must not end supervision; say why
@@ -164,9 +160,3 @@ def serve(root: Path, state: Path) -> int:
     except LockTimeout:
         print(f"another supervisor already runs for {state}", flush=True)
     return 0
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        raise SystemExit("usage: python -m instances.supervisor REPO_ROOT STATE_DIR")
-    sys.exit(serve(Path(sys.argv[1]), Path(sys.argv[2])))

@@ -73,7 +73,7 @@ def supervisors_of(mgr: Instances) -> list:
     found = []
     for proc in psutil.process_iter(["cmdline"]):
         cmdline = proc.info["cmdline"] or []
-        if "instances.supervisor" in cmdline and str(mgr.state) in cmdline:
+        if "supervise" in cmdline and str(mgr.state) in cmdline:
             found.append(proc)
     return found
 

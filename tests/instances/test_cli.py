@@ -26,7 +26,7 @@ def test_every_command_has_help():
     assert top.exit_code == 0
     for name, command in main.commands.items():
         assert command.help, name
-        assert name in top.output
+        assert (name in top.output) != command.hidden  # `supervise` is for instances itself
         sub = runner.invoke(main, [name, "--help"])
         assert sub.exit_code == 0 and "Usage:" in sub.output
     for name in main.commands["nginx"].commands:

@@ -57,7 +57,7 @@ def test_it_starts_with_nginx_once_and_stops_with_it(mgr, app_repo):
     log = mgr.log_dir / "supervisor.log"
     _wait(lambda: log.exists() and f"supervisor pid {first['pid']} for" in log.read_text())  # it holds the lock
     assert mgr.start_supervisor() is None  # already running: nothing started
-    second = subprocess.run([sys.executable, "-m", "instances.supervisor", str(mgr.root), str(mgr.state)],
+    second = subprocess.run([sys.executable, "-m", "instances", "supervise", str(mgr.root), str(mgr.state)],
                             cwd=mgr.state, capture_output=True, text=True, timeout=30)
     assert second.returncode == 0 and "another supervisor already runs" in second.stdout
     assert mgr.supervisor()["pid"] == first["pid"]
