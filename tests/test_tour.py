@@ -77,12 +77,12 @@ def test_every_printed_hint_works_pasted_into_a_shell_and_the_dashboard_shows_bo
     for command in hints:  # from another directory, in a shell that knows nothing of the tour
         done = subprocess.run(["bash", "-c", command], cwd="/", env=clean, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
-    listing = subprocess.run(["bash", "-c", next(h for h in hints if h.endswith(" ls"))], env=clean,
+    listing = subprocess.run(["bash", "-c", next(h for h in hints if h.endswith("instances ls"))], env=clean,
                              capture_output=True, text=True).stdout
     review, second = result(run, "review"), result(run, "review 9")
     assert review in listing and second in listing  # the URLs of the running nginx, whatever the shell says
     dashboard = result(run, "dashboard")
-    auth = subprocess.run(["bash", "-c", next(h for h in hints if h.endswith(" auth"))], env=clean,
+    auth = subprocess.run(["bash", "-c", next(h for h in hints if h.endswith("instances auth"))], env=clean,
                           capture_output=True, text=True).stdout
     user, password = (line.split(": ", 1)[1] for line in auth.splitlines()[:2])
     request = urllib.request.Request(dashboard + "__instances/overview")
