@@ -158,7 +158,7 @@ def compose_with(code_dir: str | None, out: Path, script: Path, cache: Path) -> 
     """`demo compose OUT` in a fresh interpreter with CODE_DIR first on the path (None: this tree)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (code_dir, str(Path(__file__).resolve().parents[1])) if p))
     t0 = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "demo.cli", "compose", str(out), "--script", str(script),
+    done = subprocess.run([sys.executable, "-c", "from demo.cli import main; main()", "compose", str(out), "--script", str(script),
                            "--cache-dir", str(cache), "--json"], env=env, capture_output=True, text=True,
                           cwd=code_dir or None)
     if done.returncode != 0:
@@ -195,7 +195,15 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--baseline", default=None, metavar="REV",
                     help="also re-compose the same recording with REV's demo code and compare sync and loudness")
+    ap.add_argument("--compare-in", default=None, metavar="ROOT",
+                    help="with --baseline: only the comparison, on the recording an earlier run left in ROOT")
     args = ap.parse_args()
+    if args.compare_in and args.baseline:
+        shutil.rmtree(Path(args.compare_in) / "code", ignore_errors=True)
+        print("conditions:", json.dumps(conditions()))
+        root = Path(args.compare_in)
+        compare_with(args.baseline, root, root / "bench_demo.py", root / "cache")
+        return
     root = Path(args.out or tempfile.mkdtemp(prefix="demo-bench-"))
     root.mkdir(parents=True, exist_ok=True)
     cache = root / "cache"
