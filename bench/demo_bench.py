@@ -154,11 +154,56 @@ def amix_default_spread(out: Path, beats: list[dict], durations: dict) -> float:
     return max(peaks) - min(peaks)
 
 
+def compose_with(code_dir: str | None, out: Path, script: Path, cache: Path) -> dict:
+    """`demo compose OUT` in a fresh interpreter with CODE_DIR first on the path (None: this tree)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (code_dir, str(Path(__file__).resolve().parents[1])) if p))
+    t0 = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", "from demo.cli import main; main()", "compose", str(out), "--script", str(script),
+                           "--cache-dir", str(cache), "--json"], env=env, capture_output=True, text=True,
+                          cwd=code_dir or None)
+    if done.returncode != 0:
+        raise SystemExit(f"compose failed ({code_dir or 'this tree'}):\n{done.stderr[-2000:]}")
+    figures = json.loads(done.stdout)["figures"]
+    figures["seconds"] = time.monotonic() - t0
+    import hashlib
+    figures["mix_md5"] = hashlib.md5((out / WORK / "mix.wav").read_bytes()).hexdigest()
+    return figures
+
+
+def compare_with(rev: str, root: Path, script: Path, cache: Path) -> None:
+    """The same recording composed by REV's demo code and by this tree's, alternately, twice each."""
+    import baseline
+
+    where = baseline.extract(rev, str(root / "code"), ["demo", "plumbing", "pm"])
+    rows = []
+    for turn in range(2):
+        for label, code in ((f"baseline {baseline.short(rev)}", where), ("this tree", None)):
+            copy = root / f"cmp-{turn}-{'base' if code else 'tree'}"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(root / "out", copy)
+            rows.append((label, compose_with(code, copy, script, cache)))
+    print(f"\nbefore/after in this run: the same recording re-composed by {rev} and by this tree (alternating):")
+    for label, f in rows:
+        print(f"  {label:<18} sync p95 {f['sync']['p95_ms']} ms, max {f['sync']['max_ms']} ms; "
+              f"loudness {f['loudness']['integrated']} LUFS, true peak {f['loudness']['true_peak']} dBTP; "
+              f"compose {f['seconds']:.1f} s; mix.wav md5 {f['mix_md5'][:12]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--beats", type=int, default=26)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--baseline", default=None, metavar="REV",
+                    help="also re-compose the same recording with REV's demo code and compare sync and loudness")
+    ap.add_argument("--compare-in", default=None, metavar="ROOT",
+                    help="with --baseline: only the comparison, on the recording an earlier run left in ROOT")
     args = ap.parse_args()
+    if args.compare_in and args.baseline:
+        shutil.rmtree(Path(args.compare_in) / "code", ignore_errors=True)
+        print("conditions:", json.dumps(conditions()))
+        root = Path(args.compare_in)
+        compare_with(args.baseline, root, root / "bench_demo.py", root / "cache")
+        return
     root = Path(args.out or tempfile.mkdtemp(prefix="demo-bench-"))
     root.mkdir(parents=True, exist_ok=True)
     cache = root / "cache"
@@ -206,6 +251,8 @@ def main() -> None:
         again = compose_dir(str(root / "out"), script=str(script), progress=lambda _m: None)
         print(f"re-compose after one narration change: {time.monotonic() - t1:.1f} s (target <= 30 s), "
               f"sync p95 {again.figures['sync']['p95_ms']} ms")
+        if args.baseline:
+            compare_with(args.baseline, root, script, cache)
     print("load average after:", os.getloadavg())
     print("output:", root / "out")
 

@@ -65,13 +65,15 @@ def conditions():
           "threaded, 1 process per instance")
 
 
-def bench_up(repo: Path, mgr: Instances, count: int) -> list[float]:
-    """Wall time of the `instances up` CLI (checks included) until the printed URL answers 200."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), **GIT_ENV}
+def bench_up(repo: Path, mgr: Instances, count: int, code: Path = REPO, first: int = 0) -> list[float]:
+    """Wall time of the `instances up` CLI (checks included) until the printed URL answers 200,
+    with the instances code in CODE (this tree, or a baseline revision's extract)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys([str(code), str(REPO)])), **GIT_ENV}
     creds = mgr.credentials()
     times = []
-    for i in range(count):
+    for i in range(first, first + count):
         t0 = time.perf_counter()
+        # PYTHONPATH puts CODE first (the fixture repo has no package of that name to shadow it)
         out = subprocess.run([sys.executable, "-m", "instances.cli", "up", f"bench/app-{i}"], cwd=repo, env=env,
                              capture_output=True, text=True)
         if out.returncode != 0:
@@ -224,12 +226,38 @@ def bench_doctor(repo: Path, mgr: Instances, first: int, last: int) -> None:
           f"(baseline, doctor with nothing to fix, in-process: {clean_s:.2f} s, {len(clean)} actions)")
 
 
+def compare_up(tmp: Path, rev: str, count: int) -> None:
+    """`instances up` with REV's code and with this tree's, alternating one up each, each side in a
+    repository of its own; both sides pay the same first-up costs (nginx and supervisor start)."""
+    import baseline
+
+    code = Path(baseline.extract(rev, str(tmp / "code"), ["instances", "plumbing"]))
+    sides = {}
+    for label, where in ((f"baseline {baseline.short(rev)}", code), ("this tree", REPO)):
+        repo = make_repo(tmp / f"cmp-{len(sides)}")
+        sides[label] = (repo, Instances(repo, load_config(repo, environ={}), repo / ".git" / "instances"), where, [])
+    try:
+        for i in range(count):
+            for repo, mgr, where, times in sides.values():
+                times += bench_up(repo, mgr, 1, code=where, first=100 + i)
+    finally:
+        for _, mgr, _, _ in sides.values():
+            for rec in mgr.registry.instances().values():
+                procs.stop(rec.get("process"), timeout=2)
+            mgr.stop_nginx()
+    print(f"\n[0] before/after in this run, `instances up` (CLI, checks incl. Chromium) until the URL answers, "
+          f"{count} each, alternating:")
+    for label, (_, _, _, times) in sides.items():
+        print(f"    {label:<18} median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reloads", type=int, default=100)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--ups", type=int, default=10)
     parser.add_argument("--kill", type=int, default=20)
+    parser.add_argument("--baseline", metavar="REV", help="also time `instances up` with REV's code, alternating")
     return parser.parse_args()
 
 
@@ -242,6 +270,8 @@ def main():
     mgr = Instances(repo, load_config(repo, environ={}), repo / ".git" / "instances")
     try:
         base = bench_direct_start(repo, 5)
+        if args.baseline:
+            compare_up(tmp, args.baseline, args.ups)
         report_up(bench_up(repo, mgr, args.ups), base)
         items = mgr.ls()
         report_memory(items)

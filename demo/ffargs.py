@@ -1,13 +1,17 @@
 """Pure builders of ffmpeg argument lists and ffconcat/ffmetadata texts; no I/O here.
 
 Every graph the pipeline runs is built by one function in this module, so tests can assert the
-exact arguments. Facts these encode: `adelay ... all=1` delays every channel; `amix` must get
+exact arguments. The graphs with several inputs (mix, ken_burns) are built with ffmpeg-python and
+compiled to argv (it only builds command lines); one-input commands with a fixed filter chain
+stay plain lists, where a graph object would hide the one string that matters. Facts these encode: `adelay ... all=1` delays every channel; `amix` must get
 `normalize=0` or it scales phrases by how many inputs are active; `alimiter` needs `latency=1`
 (no onset shift) and `level=0` (no auto gain); chapters need TIMEBASE=1/1000.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import ffmpeg  # ffmpeg-python: builds the multi-input graphs (mix, ken_burns) and compiles them to argv
 
 FPS = 25
 SAMPLE_RATE = 48000
@@ -133,29 +137,36 @@ def measure_peak(src: str) -> list[str]:
     return ANALYZE + ["-i", src, "-af", "volumedetect", "-f", "null", "-"]
 
 
+def _compiled(output) -> list[str]:
+    """An ffmpeg-python output node as the argv it stands for (BASE's options included)."""
+    return ffmpeg.compile(output.global_args(*BASE[1:3]).overwrite_output())
+
+
+_WAV = {"fflags": "+bitexact", "flags:a": "+bitexact", "c:a": "pcm_s16le"}
+
+
 def mix(phrases: list[tuple[str, float, float]], duration: float, gain_db: float, limit_db: float,
         out: str) -> list[str]:
     """Each phrase (path, at, own gain) levelled and delayed to its beat (in samples, exact),
     summed without normalisation, made `duration` long, gained, peak-limited with latency
-    compensation (no onset shift), and measured (EBU R128 summary in the log) on the way out."""
-    args = BASE[:]
+    compensation (no onset shift), and measured (EBU R128 summary in the log) on the way out.
+
+    The graph is built with ffmpeg-python, which numbers the links and escapes every value."""
     if not phrases:
-        return args + [
-            "-f", "lavfi", "-i", f"anullsrc=r={SAMPLE_RATE}:cl=mono", "-t", f"{duration:.6f}",
-        ] + BITEXACT_WAV + [out]
-    parts = []
-    for i, (path, at, own_gain) in enumerate(phrases):
-        args += ["-i", path]
-        parts.append(f"[{i}:a]volume={own_gain:.3f}dB,adelay=delays={round(at * SAMPLE_RATE)}S:all=1[p{i}]")
-    labels = "".join(f"[p{i}]" for i in range(len(phrases)))
+        silence = ffmpeg.input(f"anullsrc=r={SAMPLE_RATE}:cl=mono", f="lavfi")
+        return _compiled(ffmpeg.output(silence, out, t=f"{duration:.6f}", **_WAV))
+    delayed = [ffmpeg.input(path).audio.filter("volume", f"{own_gain:.3f}dB")
+               .filter("adelay", delays=f"{round(at * SAMPLE_RATE)}S", all=1)
+               for path, at, own_gain in phrases]
     limit = 10 ** (limit_db / 20)
-    parts.append(
-        f"{labels}amix=inputs={len(phrases)}:normalize=0:duration=longest,"
-        f"apad=whole_dur={duration:.6f},atrim=0:{duration:.6f},"
-        f"volume={gain_db:.2f}dB,alimiter=limit={limit:.6f}:level=0:latency=1:attack=5:release=50,"
-        f"ebur128=peak=true,aformat=sample_fmts=s16:channel_layouts=mono[out]"
-    )
-    return args + ["-filter_complex", ";".join(parts), "-map", "[out]", "-ar", str(SAMPLE_RATE)] + BITEXACT_WAV + [out]
+    summed = (ffmpeg.filter(delayed, "amix", inputs=len(phrases), normalize=0, duration="longest")
+              .filter("apad", whole_dur=f"{duration:.6f}")
+              .filter("atrim", start=0, end=f"{duration:.6f}")
+              .filter("volume", f"{gain_db:.2f}dB")
+              .filter("alimiter", limit=f"{limit:.6f}", level=0, latency=1, attack=5, release=50)
+              .filter("ebur128", peak="true")
+              .filter("aformat", sample_fmts="s16", channel_layouts="mono"))
+    return _compiled(ffmpeg.output(summed, out, ar=SAMPLE_RATE, **_WAV))
 
 
 def loudness(src: str) -> list[str]:
@@ -212,22 +223,20 @@ def mux(video: str, audio: str, metadata: str, out: str, duration: float) -> lis
 def ken_burns(stills: list[tuple[str, float]], out: str, size: tuple[int, int] = (1280, 720), fps: int = FPS) -> list[str]:
     """Stills, each shown for its duration with a slow zoom and pan, joined into one H.264 video.
 
-    The still is upscaled first so zoompan's integer crop positions do not jitter.
-    """
+    The still is upscaled first so zoompan's integer crop positions do not jitter."""
     w, h = size
-    args = BASE[:]
-    parts = []
+    clips = []
     for i, (path, dur) in enumerate(stills):
         frames = max(1, round(dur * fps))
         # alternate the pan direction so consecutive stills do not look like one long zoom
         x = "iw/2-(iw/zoom/2)" if i % 2 == 0 else f"(iw-iw/zoom)*on/{frames}"
-        args += ["-loop", "1", "-framerate", str(fps), "-t", f"{dur:.6f}", "-i", path]
-        parts.append(
-            f"[{i}:v]scale={w * 3 // 2}:{h * 3 // 2}:force_original_aspect_ratio=increase,crop={w * 3 // 2}:{h * 3 // 2},"
-            f"zoompan=z='min(1+0.10*on/{frames},1.10)':x='{x}':y='ih/2-(ih/zoom/2)':d=1:s={w}x{h}:fps={fps},"
-            f"trim=end_frame={frames},setpts=PTS-STARTPTS,format=yuv420p[k{i}]"
-        )
-    labels = "".join(f"[k{i}]" for i in range(len(stills)))
-    parts.append(f"{labels}concat=n={len(stills)}:v=1:a=0[v]")
-    return args + ["-filter_complex", ";".join(parts), "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast",
-                   "-crf", "22", "-r", str(fps), "-fps_mode", "cfr", out]
+        clips.append(
+            ffmpeg.input(path, loop=1, framerate=fps, t=f"{dur:.6f}").video
+            .filter("scale", w * 3 // 2, h * 3 // 2, force_original_aspect_ratio="increase")
+            .filter("crop", w * 3 // 2, h * 3 // 2)
+            .filter("zoompan", z=f"min(1+0.10*on/{frames},1.10)", x=x, y="ih/2-(ih/zoom/2)", d=1,
+                    s=f"{w}x{h}", fps=fps)
+            .filter("trim", end_frame=frames).filter("setpts", "PTS-STARTPTS").filter("format", "yuv420p"))
+    joined = ffmpeg.concat(*clips, n=len(clips), v=1, a=0)
+    return _compiled(ffmpeg.output(joined, out, vcodec="libx264", preset="ultrafast", crf=22, r=fps,
+                                   fps_mode="cfr"))

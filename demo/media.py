@@ -9,6 +9,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+import ffmpeg  # ffmpeg-python, for ffprobe's JSON
+
 from demo import ffargs
 from demo.errors import FFmpegError, ToolMissing
 
@@ -31,14 +33,16 @@ def run(args: list[str], timeout: float = 900) -> str:
 
 
 def probe_duration(path: str) -> float:
+    """The container's duration, from ffprobe's JSON (ffmpeg-python's probe)."""
     require("ffprobe", "ffmpeg")
-    proc = subprocess.run(
-        ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", path],
-        capture_output=True, text=True, timeout=60,
-    )
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise FFmpegError(f"cannot read the duration of {path}: {proc.stderr.strip()[-200:]}")
-    return float(proc.stdout.strip())
+    try:
+        info = ffmpeg.probe(path)
+    except ffmpeg.Error as exc:
+        raise FFmpegError(f"cannot read the duration of {path}: {exc.stderr.decode(errors='replace').strip()[-200:]}") from None
+    try:
+        return float(info["format"]["duration"])
+    except (KeyError, ValueError):
+        raise FFmpegError(f"cannot read the duration of {path}: ffprobe reports none") from None
 
 
 # --- parsers (pure) ---

@@ -62,6 +62,14 @@ CURSOR_JS = """
 FCP_JS = "() => performance.getEntriesByType('paint').some(e => e.name === 'first-contentful-paint')"
 
 
+def unauthorized_message(url: str, status: int, had_credentials: bool) -> str:
+    """What to say when the page asks for a password: a selector timeout later would hide it."""
+    given = ("the credentials in DEMO_HTTP_CREDENTIALS were refused" if had_credentials
+             else "no credentials were given")
+    return (f"{url} answered {status} Unauthorized: {given}; set DEMO_HTTP_CREDENTIALS=user:password "
+            "(for a review instance, `instances auth` in its repository prints them)")
+
+
 class NeverPainted(Exception):
     """The page produced no frame in time: record the fallback instead."""
 
@@ -130,6 +138,9 @@ class LiveDirector:
         self.held = 0.0  # how long the current beat was held back for the previous phrase
         self.trigger: tuple[float, tuple | None] | None = None  # (input time, cursor) of a trigger step
         self.stop = threading.Event()
+        self.has_credentials = False
+        self.navigation_status: int | None = None  # the status of the main document's last response
+        page.on("response", self._on_response)
         cdp.on("Page.screencastFrame", self._on_frame)
 
     # --- frames ---
@@ -146,6 +157,13 @@ class LiveDirector:
         (self.frames_dir / name).write_bytes(base64.b64decode(params["data"]))
         self.frames.append((name, float(meta["timestamp"])))
         self.last_arrival = time.time()
+
+    def _on_response(self, response) -> None:
+        try:
+            if response.request.is_navigation_request() and response.frame == self.page.main_frame:
+                self.navigation_status = response.status
+        except Exception:  # the page is closing
+            pass
 
     def start(self) -> None:
         w, h = VIEWPORT
@@ -203,12 +221,21 @@ class LiveDirector:
             self._hold()
         start = time.time()
         first = not self.painted
+        self.navigation_status = None
         try:
-            self.page.goto(url, wait_until="load", timeout=(self.paint_timeout if first else STEP_TIMEOUT) * 1000)
+            response = self.page.goto(url, wait_until="load",
+                                      timeout=(self.paint_timeout if first else STEP_TIMEOUT) * 1000)
         except Exception as exc:
+            # Chromium turns a refused password into a net:: error (ERR_INVALID_AUTH_CREDENTIALS,
+            # or ERR_HTTP_RESPONSE_CODE_FAILURE for an empty 401 page): the status tells why
+            if "ERR_INVALID_AUTH_CREDENTIALS" in str(exc) or self.navigation_status in (401, 407):
+                raise RecordError(unauthorized_message(url, self.navigation_status or 401,
+                                                       self.has_credentials)) from None
             if first and "Timeout" in type(exc).__name__ + str(exc):
                 raise NeverPainted(f"{url} did not load within {self.paint_timeout:g} s") from None
             raise
+        if response is not None and response.status in (401, 407):
+            raise RecordError(unauthorized_message(url, response.status, self.has_credentials))
         # "load" can come long before anything shows (content revealed by a script, web fonts):
         # wait for the browser's first contentful paint, then for the picture to settle
         limit = self.paint_timeout if first else STEP_TIMEOUT
@@ -432,6 +459,7 @@ def _record(plan: Plan, durations: dict[str, float], out_dir: Path, log: Callabl
             cdp = context.new_cdp_session(page)
             director = LiveDirector(page, cdp, frames_dir, durations, log, paint_timeout)
             director.stop = stop
+            director.has_credentials = bool(http_credentials)
             director.start()
             started = time.time()
             try:

@@ -32,11 +32,17 @@ class DryDirector:
 
     # --- the director API (keep in sync with demo.recorder.LiveDirector) ---
     def goto(self, url: str) -> None:
-        """Open `url` (absolute, or relative to --base-url) and wait until it has painted and settled."""
-        if self._check(isinstance(url, str) and url, "goto() needs a URL string"):
-            resolved = self._resolve(url)
-            if resolved:
-                self._add("goto", url=resolved)
+        """Open `url` (absolute, or relative to --base-url; "" is the base URL itself) and wait until
+        it has painted and settled."""
+        if not self._check(isinstance(url, str), "goto() needs a URL string"):
+            return
+        if url == "" and not self._base_url:
+            self._problem('goto(""): an empty URL means the --base-url, and none was given; pass --base-url '
+                          "or a path such as d.goto(\"index.html\")")
+            return
+        resolved = self._resolve(url)
+        if resolved:
+            self._add("goto", url=resolved)
 
     def move_to(self, selector: str) -> None:
         """Glide the drawn cursor to the centre of the element."""

@@ -10,6 +10,8 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 MAX_ASSETS = 20
+# Every request the tool itself sends through nginx says so: `last_request` skips these.
+PROBE_AGENT = "soloshop-instances-check"
 
 
 @dataclasses.dataclass
@@ -47,25 +49,53 @@ def _location_ok(location: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix + "/")
 
 
-def websocket_status(base_url: str, path: str, auth: tuple[str, str] | None, timeout: float = 5.0) -> int | None:
-    """Open a websocket handshake on PATH and return the HTTP status of the answer (101 expected)."""
+@dataclasses.dataclass(frozen=True)
+class WsAnswer:
+    """What a websocket handshake got: the HTTP status (None: nothing came back) and the
+    subprotocol the server chose (Sec-WebSocket-Protocol in its answer)."""
+    status: int | None
+    protocol: str | None = None
+
+
+def websocket_handshake(base_url: str, path: str, auth: tuple[str, str] | None, protocols: tuple[str, ...] = (),
+                        timeout: float = 5.0) -> WsAnswer:
+    """Open a websocket handshake on PATH offering PROTOCOLS (apps such as Vite's HMR answer only
+    an upgrade that names theirs); 101 is the expected status."""
     parts = urlsplit(base_url)
     key = base64.b64encode(os.urandom(16)).decode()
     headers = [f"GET {path} HTTP/1.1", f"Host: {parts.netloc}", "Upgrade: websocket", "Connection: Upgrade",
-               f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+               f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13", f"User-Agent: {PROBE_AGENT}"]
+    if protocols:
+        headers.append(f"Sec-WebSocket-Protocol: {', '.join(protocols)}")
     if auth:
         token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
         headers.append(f"Authorization: Basic {token}")
     try:
         with socket.create_connection((parts.hostname, parts.port or 80), timeout=timeout) as sock:
             sock.sendall(("\r\n".join(headers) + "\r\n\r\n").encode())
-            status_line = sock.recv(4096).split(b"\r\n", 1)[0].decode(errors="replace")
+            head = sock.recv(4096).split(b"\r\n\r\n", 1)[0].decode(errors="replace").split("\r\n")
     except OSError:
-        return None
+        return WsAnswer(None)
     try:
-        return int(status_line.split()[1])
+        status = int(head[0].split()[1])
     except (IndexError, ValueError):
-        return None
+        return WsAnswer(None)
+    chosen = next((line.split(":", 1)[1].strip() for line in head[1:]
+                   if line.lower().startswith("sec-websocket-protocol:")), None)
+    return WsAnswer(status, chosen)
+
+
+def websocket_check(base_url: str, path: str, auth, protocols: tuple[str, ...] = (), timeout: float = 5.0) -> Check:
+    """The websocket check's verdict, saying which subprotocols it offered and what came back."""
+    answer = websocket_handshake(base_url, path, auth, protocols, timeout)
+    offered = f"offered subprotocol {', '.join(protocols)}" if protocols else "no subprotocol offered"
+    if answer.status is None:
+        return Check("websocket", False, f"{path} -> no answer within {timeout:g} s ({offered})")
+    detail = f"{path} -> {answer.status} ({offered}"
+    detail += f"; server chose {answer.protocol})" if answer.protocol else ")"
+    if answer.status != 101 and not protocols:
+        detail += "; if the app needs a subprotocol (Vite: vite-hmr), set websocket_protocols in instances.toml"
+    return Check("websocket", answer.status == 101, detail)
 
 
 def loopback_check(exposed: list[str]) -> Check:
@@ -77,13 +107,14 @@ def loopback_check(exposed: list[str]) -> Check:
 
 
 def subpath_checks(base_url: str, name: str, auth: tuple[str, str] | None = None,
-                   websocket: str | None = None, timeout: float = 10.0) -> list[Check]:
+                   websocket: str | None = None, timeout: float = 10.0,
+                   websocket_protocols: tuple[str, ...] = ()) -> list[Check]:
     """BASE_URL is nginx's root (http://127.0.0.1:8080); NAME the instance."""
     prefix = f"/{name}"
     results = []
     # verify=False: plain http to loopback only; it spares building a TLS context (~50 ms).
     with httpx.Client(base_url=base_url, auth=auth, timeout=timeout, follow_redirects=False, trust_env=False,
-                      verify=False) as client:
+                      verify=False, headers={"User-Agent": PROBE_AGENT}) as client:
         resp = client.get(prefix)
         loc = resp.headers.get("location", "")
         results.append(Check("redirect", resp.status_code in (301, 302, 307, 308) and urlsplit(loc).path == prefix + "/",
@@ -116,7 +147,5 @@ def subpath_checks(base_url: str, name: str, auth: tuple[str, str] | None = None
                     bad.append(f"{path} -> {status}")
             results.append(Check("assets", not bad, "; ".join(bad) or f"{min(len(local), MAX_ASSETS)} asset(s) load"))
     if websocket:
-        ws_path = prefix + websocket
-        status = websocket_status(base_url, ws_path, auth)
-        results.append(Check("websocket", status == 101, f"{ws_path} -> {status}"))
+        results.append(websocket_check(base_url, prefix + websocket, auth, tuple(websocket_protocols)))
     return results

@@ -111,10 +111,18 @@ def ls_cmd(as_json):
         mem = fmt_bytes(it["memory_bytes"]) + ("!" if it["over_memory_limit"] else "")
         click.echo(f"{it['name']:<20} {it['state']:<10} {it['port'] or '-':>5} {fmt_age(it['uptime_seconds']):>7} "
                    f"{mem:>10} {it['ahead'] if it['ahead'] is not None else '-':>5}  {it['last_request'] or '-':<25} {it['url']}")
+    for it in items:
+        if it["last_action"]:
+            act = it["last_action"]
+            click.echo(f"  {it['name']}: {act['by']} at {act['at']}: {act['text']}")
     adm = mgr.admission()
     if adm["budget"]:
         click.echo(f"memory: {fmt_bytes(adm['used'])} of {fmt_bytes(adm['budget'])} budget; "
                    f"about {adm['more_fit']} more fit at {fmt_bytes(adm['estimate'])} each")
+    if mgr.config.supervise and mgr.config.nginx_mode == "private":
+        sup = mgr.supervisor()
+        click.echo(f"supervisor: running (pid {sup['pid']}, every {mgr.config.supervise_interval:g}s)" if sup else
+                   "supervisor: not running; `instances doctor` starts it")
 
 
 @main.command()
@@ -167,12 +175,27 @@ def open_cmd(name):
 
 
 @main.command()
+def dashboard():
+    """Print the dashboard's URL: every instance on one page at the private nginx's root (same
+    user and password as the review URLs), served by the supervisor."""
+    mgr = _manager(quiet=True)
+    if not mgr.config.supervise or mgr.config.nginx_mode != "private":
+        raise click.ClickException("the dashboard runs in the supervisor of a private nginx: set [supervisor] "
+                                   "enabled = true and [nginx] mode = \"private\" in instances.toml")
+    if mgr.supervisor() is None:
+        click.echo("  note: the supervisor is not running, so the dashboard is not served: "
+                   "`instances doctor` starts it (or `instances up` starts nginx and it)", err=True)
+    click.echo(mgr.dashboard_url())
+
+
+@main.command()
 @click.option("--restart", "restart_dead", is_flag=True, help="Restart services found dead instead of marking them stopped.")
 @click.option("--json", "as_json", is_flag=True, help="Print the actions taken as a JSON array of strings.")
 def doctor(restart_dead, as_json):
     """Reconcile after crashes: mark dead services stopped (PID-reuse safe) and kill their
     orphans, release leaked port leases, restart a dead nginx, drop orphaned nginx blocks,
-    report orphaned worktrees; stop idle instances when idle_stop is set."""
+    report orphaned worktrees; stop idle instances when idle_stop is set; start the supervisor
+    when it should run and does not. --restart also restarts what an earlier doctor marked."""
     mgr = _manager(quiet=True)
     t0 = time.monotonic()
     actions = mgr.doctor(restart_dead=restart_dead)
@@ -235,6 +258,21 @@ def nginx_conf():
     mgr = _manager(quiet=True)
     data = mgr.registry.load()
     click.echo(mgr.render_include(data, data["generation"]), nl=False)
+
+
+@main.command(hidden=True)
+@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@click.argument("state", type=click.Path(exists=True, file_okay=False))
+def supervise(root, state):
+    """Run the supervisor for STATE (started by `instances` itself with the private nginx)."""
+    from pathlib import Path
+
+    from instances.config import load_config
+    from instances.manager import Instances
+    from instances.supervisor import serve
+
+    root, state = Path(root), Path(state)
+    sys.exit(serve(state, lambda: Instances(root, load_config(root), state)))
 
 
 if __name__ == "__main__":

@@ -77,6 +77,8 @@ class AppConfig:
     copy: tuple[str, ...] = ()
     proxy: str = "strip"
     websocket: str | None = None
+    websocket_protocols: tuple[str, ...] = ()
+    browser_check: bool = True
     env: tuple[tuple[str, str], ...] = ()
     memory_limit: int | None = None
     idle_stop: float | None = None
@@ -85,6 +87,7 @@ class AppConfig:
     # [nginx]
     nginx_mode: str = "private"
     listen: tuple[str, int] = ("127.0.0.1", 8080)
+    listen_from_env: bool = False  # INSTANCES_LISTEN set: move a running private nginx there
     auth: str = "basic"
     auth_user: str = "review"
     include_dir: str | None = None
@@ -92,6 +95,11 @@ class AppConfig:
     test_command: tuple[str, ...] = ()
     # [limits]
     memory_budget: int | None = None
+    # [supervisor]
+    supervise: bool = True
+    supervise_interval: float = 2.0
+    memory_action: str = "restart"
+    memory_grace: float = 10.0
 
     @property
     def listen_url(self) -> str:
@@ -99,11 +107,13 @@ class AppConfig:
 
 
 _TOP_KEYS = {
-    "command", "health", "setup", "checks", "copy", "proxy", "websocket", "env", "memory_limit",
-    "idle_stop", "startup_timeout", "main_branch", "nginx", "limits",
+    "command", "health", "setup", "checks", "copy", "proxy", "websocket", "websocket_protocols", "browser_check", "env", "memory_limit",
+    "idle_stop", "startup_timeout", "main_branch", "nginx", "limits", "supervisor",
 }
 _NGINX_KEYS = {"mode", "listen", "auth", "auth_user", "include_dir", "reload", "test"}
 _LIMIT_KEYS = {"memory_budget"}
+_SUPERVISOR_KEYS = {"enabled", "interval", "memory_action", "memory_grace"}
+MEMORY_ACTIONS = ("restart", "stop", "warn")
 
 
 def _check_keys(table: dict, allowed: set, where: str):
@@ -141,6 +151,23 @@ def _copy_list(value) -> tuple[str, ...]:
     return tuple(value)
 
 
+_TOKEN_RE = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP token (RFC 9110), as subprotocols are
+
+
+def _protocols(value) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or any(not isinstance(p, str) or not _TOKEN_RE.match(p) for p in value):
+        raise ConfigError("websocket_protocols must be a list of subprotocol names, e.g. [\"vite-hmr\"]")
+    return tuple(value)
+
+
+def _boolean(value, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
 def _env_pairs(value) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, dict) or any(not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) for k in value):
         raise ConfigError("env must be a table of NAME = \"value\" pairs")
@@ -168,6 +195,8 @@ def _app_fields(data: dict) -> dict:
         "copy": _copy_list(data.get("copy", [])),
         "proxy": _one_of(data.get("proxy", "strip"), PROXY_MODES, "proxy"),
         "websocket": data.get("websocket") or None,
+        "websocket_protocols": _protocols(data.get("websocket_protocols", [])),
+        "browser_check": _boolean(data.get("browser_check", True), "browser_check"),
         "env": _env_pairs(data.get("env", {})),
         "memory_limit": parse_size(data.get("memory_limit")),
         "idle_stop": parse_duration(data.get("idle_stop")),
@@ -190,6 +219,7 @@ def _nginx_fields(nginx: dict, environ) -> dict:
     return {
         "nginx_mode": mode,
         "listen": parse_listen(environ.get("INSTANCES_LISTEN") or nginx.get("listen", "127.0.0.1:8080")),
+        "listen_from_env": bool(environ.get("INSTANCES_LISTEN")),
         "auth": auth,
         "auth_user": auth_user,
         "include_dir": _path(include_dir, "[nginx] include_dir") if include_dir else None,
@@ -204,11 +234,26 @@ def parse_config(data: dict, environ: dict | None = None) -> AppConfig:
     _check_keys(data, _TOP_KEYS, "instances.toml")
     nginx = data.get("nginx", {})
     limits = data.get("limits", {})
+    supervisor = data.get("supervisor", {})
     _check_keys(nginx, _NGINX_KEYS, "[nginx]")
     _check_keys(limits, _LIMIT_KEYS, "[limits]")
+    _check_keys(supervisor, _SUPERVISOR_KEYS, "[supervisor]")
     app = _app_fields(data)
-    return AppConfig(**app, **_nginx_fields(nginx, environ),
+    return AppConfig(**app, **_nginx_fields(nginx, environ), **_supervisor_fields(supervisor),
                      memory_budget=parse_size(limits.get("memory_budget")))
+
+
+def _supervisor_fields(table: dict) -> dict:
+    interval = parse_duration(table.get("interval", 2.0))
+    if interval is None or not 0.1 <= interval <= 3600:
+        raise ConfigError("[supervisor] interval must be a duration from 0.1s to 1h, e.g. \"2s\"")
+    grace = parse_duration(table.get("memory_grace", 10.0))
+    return {
+        "supervise": _boolean(table.get("enabled", True), "[supervisor] enabled"),
+        "supervise_interval": interval,
+        "memory_action": _one_of(table.get("memory_action", "restart"), MEMORY_ACTIONS, "[supervisor] memory_action"),
+        "memory_grace": grace or 0.0,
+    }
 
 
 def load_config(repo_root: Path, environ: dict | None = None) -> AppConfig:

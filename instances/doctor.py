@@ -4,6 +4,7 @@ from pathlib import Path
 
 from instances import gitops, procs
 from instances.status import last_request
+from instances.actions import note
 
 
 def _released(rec: dict, **extra):
@@ -21,6 +22,9 @@ def _reconcile_records(data: dict, restart_dead: bool) -> tuple[list[str], list[
                 procs.stop(rec.get("process"), timeout=1)
                 _released(rec)
                 actions.append(f"{name}: released the port leaked by an interrupted `up`")
+            continue
+        if state == "stopped" and rec.get("died") and restart_dead:
+            restart.append(name)  # found dead by an earlier doctor (or the supervisor): bring it back now
             continue
         if state == "running" and procs.find(rec.get("process")) is None:
             pid = (rec.get("process") or {}).get("pid")
@@ -63,12 +67,22 @@ def _reconcile_nginx(mgr) -> list[str]:
     return actions
 
 
-def _idle_for(mgr, name: str) -> float:
+def idle_seconds(mgr, name: str) -> float:
+    """How long NAME has gone without a real request (counted from its start at the latest)."""
     rec = mgr.registry.get(name)
     return time.time() - max(rec.get("started") or 0, last_request(mgr, name) or 0)
 
 
-def reconcile(mgr, restart_dead: bool = False) -> list[str]:
+def _reconcile_supervisor(mgr) -> list[str]:
+    """Start the supervisor when it should run (private nginx up, supervision on) but does not."""
+    if not mgr.config.supervise or mgr.config.nginx_mode != "private" or mgr.nginx().master() is None:
+        return []
+    pid = mgr.start_supervisor()
+    return [f"supervisor was not running; started it (pid {pid})"] if pid else []
+
+
+def reconcile(mgr, restart_dead: bool = False, supervise: bool = True) -> list[str]:
+    """SUPERVISE: also start the supervisor if it is missing (the supervisor itself passes False)."""
     with mgr.registry.transaction() as data:
         actions, restart = _reconcile_records(data, restart_dead)
     known = set(mgr.registry.instances())
@@ -83,7 +97,11 @@ def reconcile(mgr, restart_dead: bool = False) -> list[str]:
         actions.append(f"{name}: restarted")
     if mgr.config.idle_stop:
         for item in mgr.ls():
-            if item["state"] == "healthy" and _idle_for(mgr, item["name"]) > mgr.config.idle_stop:
+            if item["state"] == "healthy" and idle_seconds(mgr, item["name"]) > mgr.config.idle_stop:
                 mgr.down(item["name"])
-                actions.append(f"{item['name']}: stopped after {mgr.config.idle_stop:.0f}s without requests")
+                text = f"stopped after {mgr.config.idle_stop:.0f}s without requests"
+                note(mgr, item["name"], text, by="doctor")
+                actions.append(f"{item['name']}: {text}")
+    if supervise:
+        actions += _reconcile_supervisor(mgr)
     return actions

@@ -1,7 +1,20 @@
-"""git through argv lists (never a shell): worktrees, work-at-risk checks, and merging into the
-main branch even when it is checked out in another worktree."""
+"""The app repository for `instances`: inspection and history through GitPython; worktrees,
+status and the merge into a checked-out main through git's own commands (argv lists, never a
+shell), where GitPython has no API or only wraps the same command.
+
+GitPython reads refs, commits and merge bases itself (no process for a branch lookup); it keeps
+`git cat-file` processes for object reads, so every use is inside `repository()`, which closes them.
+git is still run directly (through plumbing.git) for `worktree add/remove/prune/list`, `status -z`
+(the exact XY columns and paths, renames included), and the merge: `merge-tree --write-tree`,
+`commit-tree`, a compare-and-swap `update-ref` and `read-tree -m -u` have no GitPython equivalent
+that works without checking main out.
+"""
+import contextlib
 import subprocess
 from pathlib import Path
+from typing import Iterator
+
+import git as gitpython  # GitPython
 
 from instances.errors import GitError, UnsafeToRemove
 from plumbing import git as plumbing_git
@@ -19,27 +32,51 @@ def out(*args, cwd: Path) -> str:
     return git(*args, cwd=cwd).stdout.strip()
 
 
+@contextlib.contextmanager
+def repository(path: Path) -> Iterator[gitpython.Repo]:
+    """GitPython's Repo for the repository around PATH, closed after the block."""
+    try:
+        repo = gitpython.Repo(path, search_parent_directories=True)
+    except (gitpython.InvalidGitRepositoryError, gitpython.NoSuchPathError):
+        raise GitError(f"{path} is not inside a git repository: run instances from your app's repo") from None
+    try:
+        yield repo
+    finally:
+        repo.close()
+
+
 def repo_root(cwd: Path) -> Path:
     """The top of the *main* worktree (so instances created from a worktree land in one place)."""
-    try:
-        common = Path(out("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=cwd))
-    except GitError:
-        raise GitError(f"{cwd} is not inside a git repository: run instances from your app's repo") from None
-    if common.name == ".git":
-        return common.parent
-    return Path(out("rev-parse", "--show-toplevel", cwd=cwd))
+    with repository(cwd) as repo:
+        common = Path(repo.common_dir).resolve()
+        if common.name == ".git":
+            return common.parent
+        return Path(repo.working_tree_dir or common)
 
 
 def common_dir(root: Path) -> Path:
-    return Path(out("rev-parse", "--path-format=absolute", "--git-common-dir", cwd=root))
+    with repository(root) as repo:
+        return Path(repo.common_dir).resolve()
 
 
 def branch_exists(root: Path, branch: str) -> bool:
-    return git("show-ref", "--verify", "--quiet", f"refs/heads/{branch}", cwd=root, check=False).returncode == 0
+    with repository(root) as repo:
+        return any(head.name == branch for head in repo.heads)
+
+
+def branches(root: Path, *patterns: str) -> list[str]:
+    """Local branch names equal to a pattern or under it ('task/3', 'task/3-' prefixes)."""
+    with repository(root) as repo:
+        names = [head.name for head in repo.heads]
+    return sorted(n for n in names if any(n == p or (p.endswith("-") and n.startswith(p)) for p in patterns))
 
 
 def rev(root: Path, ref: str) -> str:
-    return out("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", cwd=root)
+    with repository(root) as repo:
+        try:
+            return repo.commit(ref).hexsha
+        except (gitpython.BadName, ValueError):
+            raise GitError(f"{ref} does not name a commit in {root}") from None
 
 
 def worktrees(root: Path) -> list[dict]:
@@ -80,30 +117,59 @@ def add_worktree(root: Path, path: Path, branch: str, base: str) -> bool:
 
 
 def ahead(root: Path, main: str, branch: str) -> int | None:
-    result = git("rev-list", "--count", f"{main}..{branch}", "--", cwd=root, check=False)
-    return int(result.stdout.strip()) if result.returncode == 0 else None
+    """Commits on BRANCH that MAIN does not have; None when either is missing."""
+    with repository(root) as repo:
+        try:
+            return sum(1 for _ in repo.iter_commits(f"{main}..{branch}"))
+        except (gitpython.GitCommandError, gitpython.BadName, ValueError):
+            return None
+
+
+def history(root: Path, main: str, branch: str, limit: int = 5) -> list[dict]:
+    """The newest LIMIT commits on BRANCH not in MAIN: {"sha", "subject", "author", "date"}."""
+    with repository(root) as repo:
+        try:
+            commits = list(repo.iter_commits(f"{main}..{branch}", max_count=limit))
+        except (gitpython.GitCommandError, gitpython.BadName, ValueError):
+            return []
+        return [{"sha": c.hexsha[:10], "subject": c.summary, "author": c.author.name,
+                 "date": c.committed_datetime.isoformat(timespec="seconds")} for c in commits]
 
 
 def dirty_paths(worktree: Path, ignore: tuple[str, ...] = ()) -> list[str]:
-    """Uncommitted changes and untracked files (ignored files excluded), minus IGNORE (copied files)."""
-    lines = out("status", "--porcelain=v1", "--untracked-files=all", cwd=worktree).splitlines()
-    paths = [line[3:] for line in lines if line]
+    """Uncommitted changes and untracked files (ignored files excluded), minus IGNORE (copied files).
+
+    Read with -z: entries are "XY PATH" split by NUL, unquoted, and nothing is stripped (a
+    leading space is the X column of " M file"); a rename's original path follows as its own entry.
+    """
+    entries = git("status", "--porcelain=v1", "-z", "--untracked-files=all", cwd=worktree).stdout.split("\0")
+    paths, skip = [], False
+    for entry in entries:
+        if skip or not entry:
+            skip = False
+            continue
+        paths.append(entry[3:])
+        skip = entry[0] in "RC"
     return [p for p in paths if not any(p == i or p.startswith(i.rstrip("/") + "/") for i in ignore)]
 
 
-def check_safe_to_remove(root: Path, worktree: Path, branch: str, main: str, ignore=()) -> None:
+def check_safe_to_remove(root: Path, worktree: Path, branch: str, main: str, ignore=(), name: str = "") -> None:
+    """Refuse to remove a worktree with uncommitted files (they would be lost) or with commits
+    not merged into MAIN (not lost: the branch keeps them, but the review is not done)."""
+    name = name or worktree.name
     problems = []
     if worktree.exists():
         dirty = dirty_paths(worktree, ignore)
         if dirty:
             shown = ", ".join(dirty[:5]) + (" ..." if len(dirty) > 5 else "")
-            problems.append(f"{len(dirty)} uncommitted file(s) ({shown})")
+            problems.append(f"{len(dirty)} uncommitted file(s) ({shown}) would be lost: commit them on {branch}, "
+                            f"or `instances rm --force {name}` discards them")
     count = ahead(root, main, branch)
     if count:
-        problems.append(f"{count} commit(s) on {branch} not merged into {main}")
+        problems.append(f"{count} commit(s) on {branch} not merged into {main} stay on the branch either way: "
+                        f"`instances approve {name}` merges them, `instances rm --force {name}` removes only the worktree")
     if problems:
-        raise UnsafeToRemove(f"{worktree} holds work that would be lost: {'; '.join(problems)}. "
-                             "Commit and approve it, or pass --force")
+        raise UnsafeToRemove(f"not removing {worktree}: {'; '.join(problems)}")
 
 
 def remove_worktree(root: Path, path: Path) -> None:
@@ -121,9 +187,13 @@ def merge_into(root: Path, main: str, branch: str, message: str) -> dict:
     with a two-tree `read-tree -m -u`, which refuses (changing nothing) when its local changes
     touch the merged files; local changes elsewhere are kept.
     """
-    old = rev(root, main)
-    tip = rev(root, branch)
-    base = git("merge-base", old, tip, cwd=root, check=False).stdout.strip()
+    with repository(root) as repo:
+        try:
+            old, tip = repo.commit(main).hexsha, repo.commit(branch).hexsha
+        except (gitpython.BadName, ValueError) as exc:
+            raise GitError(f"cannot merge {branch} into {main}: {exc}") from None
+        bases = repo.merge_base(old, tip)
+    base = bases[0].hexsha if bases else ""
     if base == tip:
         return {"commit": old, "fast_forward": False, "already_merged": True}
     if base == old:

@@ -49,6 +49,10 @@ class Instances:
         self.worktree_dir = self.state / "worktrees"
         self.log_dir = self.state / "logs"
         self.nginx_prefix = self.state / "nginx"
+        self._live_listen = None  # cached by `listen`; forgotten whenever nginx is started or stopped
+        # False inside the supervisor: while it is being stopped (its registry entry already gone)
+        # a round that syncs nginx must not start a successor
+        self.may_start_supervisor = True
 
     @classmethod
     def from_cwd(cls, cwd: Path | None = None, progress=None, environ=os.environ) -> "Instances":
@@ -57,8 +61,19 @@ class Instances:
 
     # -- names and paths -------------------------------------------------------------------------
     @property
+    def listen(self) -> tuple[str, int]:
+        """Where the private nginx listens: INSTANCES_LISTEN when set; else the address the running
+        nginx was started on (so URLs stay right when the environment that started it is gone);
+        else [nginx] listen."""
+        if self.config.listen_from_env or self.config.nginx_mode != "private":
+            return self.config.listen
+        if self._live_listen is None:
+            self._live_listen = self.nginx().running_listen() or self.config.listen
+        return self._live_listen
+
+    @property
     def base_url(self) -> str:
-        return self.config.listen_url
+        return f"http://{self.listen[0]}:{self.listen[1]}"
 
     def url(self, name: str) -> str:
         return f"{self.base_url}/{name}/"
@@ -115,7 +130,25 @@ class Instances:
 
     def render_main(self) -> str:
         user = "root" if os.geteuid() == 0 else None  # workers must read our 0600 files
-        return render_main_conf(str(self.nginx_prefix), self.config.listen, user=user)
+        auth_file = str(self.state / "htpasswd") if self.config.auth == "basic" else None
+        return render_main_conf(str(self.nginx_prefix), self.listen, user=user,
+                                dashboard_port=self.dashboard_port(), auth_file=auth_file)
+
+    def dashboard_port(self, renew: bool = False) -> int | None:
+        """The port the supervisor serves the dashboard on (leased once, kept in the registry);
+        None when supervision is off. RENEW leases another (the old one was taken meanwhile)."""
+        if not self.config.supervise:
+            return None
+        port = self.registry.load().get("dashboard_port")
+        if port and not renew:
+            return port
+        with self.registry.transaction() as data:
+            if renew or not data.get("dashboard_port"):
+                data["dashboard_port"] = lease_port(data, exclude={port} if port else frozenset())
+            return data["dashboard_port"]
+
+    def dashboard_url(self) -> str:
+        return f"{self.base_url}/"
 
     def nginx(self):
         if self.config.nginx_mode == "system":
@@ -132,7 +165,8 @@ class Instances:
             server = self.nginx()
             current = self.render_include(data, data["generation"])
             if not force and server.live_include() == current and (
-                    self.config.nginx_mode == "system" or server.master() is not None):
+                    self.config.nginx_mode == "system" or (
+                        server.master() is not None and server.live_main() == self.render_main())):
                 if subpath_probe_ok(self.base_url, data["generation"]):
                     return "unchanged"
             with self.registry.transaction() as tx:
@@ -142,10 +176,51 @@ class Instances:
             text = self.render_include(data, generation)
             if self.config.nginx_mode == "system":
                 return server.apply(text, self.base_url, generation)
-            return server.apply(self.render_main(), text, self.base_url, generation)
+            try:
+                outcome = server.apply(self.render_main(), text, self.base_url, generation)
+            finally:
+                self._live_listen = None
+        if self.config.supervise:
+            self.start_supervisor()
+        return outcome
 
     def stop_nginx(self) -> bool:
-        return self.nginx().stop() if self.config.nginx_mode == "private" else False
+        """Stop the private nginx, and the supervisor first (it would start nginx again)."""
+        self._live_listen = None
+        if self.config.nginx_mode != "private":
+            return False
+        self.stop_supervisor()
+        return self.nginx().stop()
+
+    # -- the supervisor (instances/supervisor.py) --------------------------------------------------
+    def supervisor(self) -> dict | None:
+        """The running supervisor's identity ({"pid", "create_time", "started"}), or None."""
+        identity = self.registry.load().get("supervisor")
+        return identity if procs.find(identity) else None
+
+    def start_supervisor(self) -> int | None:
+        """Start one if none runs; the new one's pid, or None. Decided inside the registry lock,
+        so two callers start one; a stray second one would exit at its flock anyway."""
+        if not self.may_start_supervisor:
+            return None
+        with self.registry.transaction() as data:
+            if procs.find(data.get("supervisor")):
+                return None
+            log = self.log_dir / "supervisor.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with open(log, "ab") as fh:
+                # `instances supervise` (instances/supervisor.py); cwd is the state directory: from
+                # the app's root, `-m instances` could import the app's own package of that name
+                proc = subprocess.Popen([self.python, "-m", "instances", "supervise", str(self.root), str(self.state)],
+                                        cwd=self.state, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                        start_new_session=True, close_fds=True)
+            data["supervisor"] = {**procs.identity_of(proc.pid), "pgid": proc.pid, "started": time.time()}
+            return proc.pid
+
+    def stop_supervisor(self) -> bool:
+        with self.registry.transaction() as data:
+            identity = data.pop("supervisor", None)
+        return procs.stop(identity, timeout=10) if identity else False
 
     # -- memory admission --------------------------------------------------------------------
     def admission(self, data: dict | None = None) -> dict:
@@ -187,8 +262,7 @@ class Instances:
             existing = [wt["branch"] for wt in gitops.worktrees(self.root)
                         if wt["branch"] and task_id_of_branch(wt["branch"]) == task]
             prefix = f"task/{task}-"
-            branches = gitops.out("for-each-ref", "--format=%(refname:short)", f"refs/heads/task/{task}",
-                                  f"refs/heads/{prefix}*", cwd=self.root).split()
+            branches = gitops.branches(self.root, f"task/{task}", prefix)
             if existing or branches:
                 branch = (existing or branches)[0]
             else:
@@ -314,7 +388,7 @@ class Instances:
         self.mark(name, process=identity)
         self._wait_healthy(name, identity, port, t0, log, offset)
         self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
-        self.mark(name, state="running", started=time.time(), owner_pid=None, owner_time=None)
+        self.mark(name, state="running", started=time.time(), owner_pid=None, owner_time=None, died=None)
 
     def _wait_healthy(self, name, identity, port, t0, log, offset):
         """Poll the health path (backing off from 20 ms to 250 ms) until it answers < 400."""
@@ -344,7 +418,12 @@ class Instances:
 
     def check(self, name: str) -> list:
         """The sub-path checks through nginx, plus: the service listens on loopback only."""
-        results = subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket)
+        results = subpath.subpath_checks(self.base_url, name, self.credentials(), self.config.websocket,
+                                         websocket_protocols=self.config.websocket_protocols)
+        if self.config.browser_check and all(c.ok for c in results if c.name == "page"):
+            from instances.browser_check import browser_requests_check
+
+            results.append(browser_requests_check(self.base_url, name, self.credentials()))
         exposed = procs.exposed_listeners(procs.find((self.registry.get(name) or {}).get("process")))
         results.append(subpath.loopback_check(exposed))
         return results
@@ -353,7 +432,7 @@ class Instances:
     def down(self, target: str) -> dict:
         rec = self.resolve(target)
         stopped = procs.stop(rec.get("process"))
-        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=time.time())
+        self.mark(rec["name"], state="stopped", port=None, process=None, stopped=time.time(), died=None)
         self.sync_nginx()
         return {"name": rec["name"], "was_running": stopped}
 
@@ -367,7 +446,8 @@ class Instances:
         rec = self.resolve(target)
         name, path = rec["name"], Path(rec["worktree"])
         if not force:
-            gitops.check_safe_to_remove(self.root, path, rec["branch"], self.config.main_branch, self.config.copy)
+            gitops.check_safe_to_remove(self.root, path, rec["branch"], self.config.main_branch, self.config.copy,
+                                        name=name)
         procs.stop(rec.get("process"))
         self.mark(name, state="stopped", port=None, process=None)
         self.sync_nginx()

@@ -8,6 +8,7 @@ failure restore the last good files and reload them, so running instances keep s
 the verification.
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -238,6 +239,22 @@ class PrivateNginx:
             return (self.conf_dir / INCLUDE_NAME).read_text()
         except FileNotFoundError:
             return None
+
+    def live_main(self) -> str | None:
+        try:
+            return (self.conf_dir / "nginx.conf").read_text()
+        except FileNotFoundError:
+            return None
+
+    def running_listen(self) -> tuple[str, int] | None:
+        """The address the running master was configured with (its live nginx.conf), or None."""
+        if self.master() is None:
+            return None
+        try:
+            match = re.search(r"^\s*listen (\S+):(\d+);", (self.conf_dir / "nginx.conf").read_text(), re.M)
+        except FileNotFoundError:
+            return None
+        return (match.group(1), int(match.group(2))) if match else None
 
 
 class SystemNginx:

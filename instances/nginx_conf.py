@@ -100,9 +100,26 @@ def render_locations(routes, *, generation: int = 0, auth_file: str | None = Non
     return "\n".join(parts) + "\n"
 
 
+def render_root(dashboard_port: int | None, auth_file: str | None, log_dir: str | None = None) -> str:
+    """The server's `/`: the dashboard (behind the review auth) when it has a port, else a note."""
+    if dashboard_port is None:
+        return 'location = / { default_type text/plain; return 200 "instances: see /<name>/\\n"; }'
+    lines = ["location / {", f"    proxy_pass http://127.0.0.1:{_port(dashboard_port)};",
+             "    proxy_http_version 1.1;", "    proxy_set_header Host $http_host;",
+             "    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+             "    proxy_set_header X-Forwarded-Proto $scheme;"]
+    if auth_file:
+        lines += ['    auth_basic "review";', f"    auth_basic_user_file {nginx_path(auth_file)};"]
+    if log_dir:
+        lines.append(f"    access_log {nginx_path(log_dir)}/access-dashboard.log instances;")
+    return "\n        ".join(lines + ["}"])
+
+
 def render_main_conf(prefix: str, listen: tuple[str, int], *, user: str | None = None,
-                     include: str = INCLUDE_NAME) -> str:
-    """nginx.conf for the private server: everything (pid, temp paths, logs) under PREFIX."""
+                     include: str = INCLUDE_NAME, dashboard_port: int | None = None,
+                     auth_file: str | None = None) -> str:
+    """nginx.conf for the private server: everything (pid, temp paths, logs) under PREFIX; `/` is
+    the dashboard on DASHBOARD_PORT (protected by AUTH_FILE) when given."""
     prefix = nginx_path(str(prefix).rstrip("/"))
     host, port = listen
     if not re.match(r"^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$", host):
@@ -123,7 +140,8 @@ http {{
     fastcgi_temp_path {prefix}/tmp/fastcgi;
     uwsgi_temp_path {prefix}/tmp/uwsgi;
     scgi_temp_path {prefix}/tmp/scgi;
-    log_format instances '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time';
+    # $msec first: `last_request` reads it; the user agent tells the tool's own checks apart.
+    log_format instances '$msec $remote_addr "$request" $status $body_bytes_sent $request_time "$http_user_agent"';
     access_log {prefix}/logs/access.log instances;
     client_max_body_size 64m;
     server_tokens off;
@@ -131,7 +149,7 @@ http {{
         listen {host}:{_port(port)};
         server_name localhost;
         absolute_redirect off;
-        location = / {{ default_type text/plain; return 200 "instances: see /<name>/\\n"; }}
+        {render_root(dashboard_port, auth_file, f"{prefix}/logs")}
         include {include};
     }}
 }}

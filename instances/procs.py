@@ -204,5 +204,9 @@ def tail(path: Path, lines: int = 20) -> str:
 
 
 def find_self() -> dict:
-    proc = psutil.Process()
-    return {"pid": proc.pid, "create_time": proc.create_time()}
+    return identity_of(os.getpid())
+
+
+def identity_of(pid: int) -> dict:
+    """{"pid", "create_time"}: what `find` needs to recognise PID's process later."""
+    return {"pid": pid, "create_time": psutil.Process(pid).create_time()}

@@ -95,7 +95,7 @@ def lease_port(data: dict, exclude: set[int] = frozenset(), attempts: int = 50) 
 
     Call inside Registry.transaction(): the caller records the port before the lock is released.
     """
-    taken = {rec.get("port") for rec in data["instances"].values()} | set(exclude)
+    taken = {rec.get("port") for rec in data["instances"].values()} | {data.get("dashboard_port")} | set(exclude)
     for _ in range(attempts):
         port = free_port()
         if port not in taken and port_is_free(port):

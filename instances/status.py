@@ -1,19 +1,33 @@
 """What `instances ls` shows: each instance's observed state, memory, age and git position."""
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from instances import gitops, probe, procs
+from instances.checks import PROBE_AGENT
 from instances.fmt import iso
 
 
 def last_request(mgr, name: str) -> float | None:
-    """When nginx last logged a request for NAME (its per-instance access log's mtime)."""
+    """When nginx last logged a real request for NAME: the newest line of its per-instance access
+    log that is not one of the tool's own checks (their user agent is checks.PROBE_AGENT)."""
     access = mgr.nginx_prefix / "logs" / f"access-{name}.log"
     try:
-        stat = access.stat()
+        with open(access, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 65536))
+            lines = fh.read().decode(errors="replace").splitlines()
     except FileNotFoundError:
         return None
-    return stat.st_mtime if stat.st_size else None
+    probe_mark = f'"{PROBE_AGENT}"'
+    for line in reversed(lines):
+        if line.endswith(probe_mark):
+            continue
+        try:
+            return float(line.split(" ", 1)[0])
+        except ValueError:
+            continue  # a cut first line, or a log written before $msec led each line
+    return None
 
 
 def observed_state(mgr, rec: dict, proc) -> str:
@@ -43,7 +57,13 @@ def instance_status(mgr, rec: dict) -> dict:
         "memory_bytes": mem, "over_memory_limit": bool(mem and limit and mem > limit),
         "ahead": gitops.ahead(mgr.root, mgr.config.main_branch, rec["branch"]),
         "last_request": iso(last_request(mgr, rec["name"])), "worktree": rec["worktree"],
+        "last_action": _action(rec.get("last_action")),
     }
+
+
+def _action(action: dict | None) -> dict | None:
+    """What the supervisor (or doctor) last did to the instance, with its time as ISO 8601."""
+    return {**action, "at": iso(action["at"])} if action else None
 
 
 def list_status(mgr) -> list[dict]:

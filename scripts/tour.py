@@ -10,9 +10,11 @@ processes (it checks the marker against the process's command line first).
 """
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -72,9 +74,34 @@ def step_tracker(tour: Tour) -> None:
                     "--problem", "<p>Hovering over the last move hides its marker.</p>",
                     role="worker", session="go-engineer").strip()
     run_pm(tour, "promote", new_id, "--rank", "3")
+    sessions_at_work(tour)
     count = len(run_pm(tour, "ls").splitlines())
     say(f"pm tracker with {count} tasks for shipping the engines: {tour.tracker}")
-    tour.results.append(f"tracker:   {tour.tracker}  (PM_DIR={tour.tracker} .venv/bin/pm ls)")
+    tour.results.append(f"tracker:   {tour.tracker}")
+    tour.results.append(hint(f"PM_DIR={q(tour.tracker)} {q(tool('pm'))} ls"))
+
+
+def sessions_at_work(tour: Tour) -> None:
+    """Two more worker sessions log and file work, and the ceo puts the new bug in the sprint."""
+    run_pm(tour, "log", "9", "Five-in-a-row highlight drawn over the winning stones.",
+           role="worker", session="gomoku-engineer")
+    bug = run_pm(tour, "new", "Quoridor: wall preview flickers on hover", "--kind", "bug", "--priority", "P3",
+                 "--spawned-from", "14", "--problem", "<p>The wall preview redraws on every mouse move.</p>",
+                 role="worker", session="quoridor-engineer").strip()
+    run_pm(tour, "log", bug, "Seen on the review instance; the preview should only move between slots.",
+           role="worker", session="quoridor-engineer")
+    run_pm(tour, "promote", bug, role="ceo", session="lead")
+    run_pm(tour, "log", "3", "Sprint review: task 3 and task 9 get review instances and a demo today.",
+           role="ceo", session="lead")
+
+
+def q(text: str) -> str:
+    return shlex.quote(text)
+
+
+def hint(command: str) -> str:
+    """A command the summary prints to paste into a shell (tests/test_tour.py runs every one)."""
+    return f"           $ {command}"
 
 
 def step_pm_web(tour: Tour) -> None:
@@ -148,9 +175,52 @@ def step_review_instance(tour: Tour) -> None:
     auth = subprocess.run([tool("instances"), "auth", "--json"], cwd=app, env=instances_env(tour),
                           capture_output=True, text=True, check=True)
     tour.credentials = json.loads(auth.stdout)
-    say(f"review instance: {tour.review_url} (user {tour.credentials['user']}; "
-        f"password: cd {app} && INSTANCES_HOME={instances_home()} {tool('instances')} auth)")
-    tour.results.append(f"review:    {tour.review_url}  (basic auth; `instances auth` prints it)")
+    say(f"review instance: {tour.review_url} (basic auth, user {tour.credentials['user']})")
+    tour.results.append(f"review:    {tour.review_url}  (basic auth; this prints the user and password:)")
+    tour.results.append(hint(instances_command("auth")))
+
+
+def instances_command(args: str) -> str:
+    """`instances ARGS` as pasted into any shell: in the tour's clone, with the tour's state directory."""
+    return f"cd {q(app_dir())} && INSTANCES_HOME={q(instances_home())} {q(tool('instances'))} {args}"
+
+
+SECOND_TASK = "9"  # "Gomoku: board page with five-in-a-row highlight"
+
+
+def step_second_instance(tour: Tour) -> None:
+    """A second review instance beside the first: two branches live at once behind one nginx."""
+    say(f"starting a second review instance, for task {SECOND_TASK}...")
+    proc = subprocess.run([tool("instances"), "up", SECOND_TASK], cwd=app_dir(),
+                          env=instances_env(tour), capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"tour: instances up {SECOND_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
+    url = proc.stdout.strip().splitlines()[-1]
+    say(f"second review instance: {url}")
+    tour.results.append(f"review {SECOND_TASK}:  {url}")
+
+
+def step_dashboard(tour: Tour) -> None:
+    """The dashboard at the private nginx's root: both instances, their tasks, memory, the video."""
+    url = subprocess.run([tool("instances"), "dashboard"], cwd=app_dir(), env=instances_env(tour),
+                         capture_output=True, text=True, check=True).stdout.strip()
+    user, password = tour.credentials["user"], tour.credentials["password"]
+    request = urllib.request.Request(url + "__instances/overview")
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode())
+    deadline = time.monotonic() + 20  # the supervisor serves it; give it a moment after nginx started
+    while True:
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                names = [it["name"] for it in json.load(response)["instances"]]
+            break
+        except OSError as err:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"tour: the dashboard at {url} did not answer: {err}")
+            time.sleep(0.5)
+    say(f"dashboard: {url} shows {', '.join(names)}")
+    tour.results.append(f"dashboard: {url}  (every instance, live; the same user and password)")
+    tour.results.append(hint(instances_command("ls")))
+    tour.results.append(hint(f"PM_DIR={q(tour.tracker)} {q(tool('pm'))} show {REVIEW_TASK}"))
 
 
 def record_demo(tour: Tour, script: str, out: str, task: str, title: str) -> None:
@@ -197,7 +267,8 @@ def stop_instances() -> None:
         subprocess.run([tool("instances"), *args], cwd=app, env=env, capture_output=True)
 
 
-STEPS = [step_tracker, step_pm_web, step_review_instance, step_demo, step_game_demos]
+STEPS = [step_tracker, step_pm_web, step_review_instance, step_second_instance, step_demo,
+         step_game_demos, step_dashboard]
 
 
 # -- background servers --------------------------------------------------------------------------

@@ -80,6 +80,31 @@ def test_the_tour_runs_every_step_and_prints_where_things_are(tour):
         assert game_video in " ".join(entry["html"] for entry in json.loads(shown.stdout)["log"])
 
 
+def test_every_printed_hint_works_pasted_into_a_shell_and_the_dashboard_shows_both(tour):
+    var, env, run = tour
+    hints = [line.split("$ ", 1)[1] for line in run.stdout.splitlines() if line.lstrip().startswith("$ ")]
+    assert len(hints) >= 4, run.stdout
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PM_", "INSTANCES_"))}
+    for command in hints:  # from another directory, in a shell that knows nothing of the tour
+        done = subprocess.run(["bash", "-c", command], cwd="/", env=clean, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
+    listing = subprocess.run(["bash", "-c", next(h for h in hints if h.endswith("instances ls"))], env=clean,
+                             capture_output=True, text=True).stdout
+    review, second = result(run, "review"), result(run, "review 9")
+    assert review in listing and second in listing  # the URLs of the running nginx, whatever the shell says
+    dashboard = result(run, "dashboard")
+    auth = subprocess.run(["bash", "-c", next(h for h in hints if h.endswith("instances auth"))], env=clean,
+                          capture_output=True, text=True).stdout
+    user, password = (line.split(": ", 1)[1] for line in auth.splitlines()[:2])
+    request = urllib.request.Request(dashboard + "__instances/overview")
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode())
+    with urllib.request.urlopen(request, timeout=10) as response:
+        shown = {it["name"]: it for it in json.load(response)["instances"]}
+    assert set(shown) == {"task-3", "task-9"} and all(it["state"] == "healthy" for it in shown.values())
+    assert shown["task-3"]["title"] == "Go: board page with click-to-play"
+    assert shown["task-3"]["videos"], "the demo video logged on task 3 is on its card"
+
+
 def test_stop_ends_every_server_the_tour_started(tour):
     var, env, run = tour
     review, web = result(run, "review"), result(run, "pm web UI")
@@ -88,3 +113,4 @@ def test_stop_ends_every_server_the_tour_started(tour):
     for url in (review, web):
         with pytest.raises(urllib.error.URLError):
             urllib.request.urlopen(url, timeout=5)
+

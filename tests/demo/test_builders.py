@@ -10,16 +10,30 @@ from demo.plan import Step
 
 def test_mix_delays_exactly_and_never_normalises():
     args = ffargs.mix([("a.wav", 0.5, 1.25), ("b.wav", 2.25, -0.5)], 5.0, 3.5, -2.5, "out.wav")
-    graph = args[args.index("-filter_complex") + 1]
-    assert args[args.index("-i") + 1] == "a.wav"
-    assert "[0:a]volume=1.250dB,adelay=delays=24000S:all=1[p0]" in graph
-    assert "[1:a]volume=-0.500dB,adelay=delays=108000S:all=1[p1]" in graph
-    assert "amix=inputs=2:normalize=0:duration=longest" in graph
-    assert "volume=3.50dB" in graph
-    assert "alimiter=limit=0.749894:level=0:latency=1" in graph
-    assert "apad=whole_dur=5.000000,atrim=0:5.000000" in graph
-    assert graph.endswith("ebur128=peak=true,aformat=sample_fmts=s16:channel_layouts=mono[out]")
-    assert args[-5:] == ["-flags:a", "+bitexact", "-c:a", "pcm_s16le", "out.wav"]
+    assert args[:5] == ["ffmpeg", "-i", "a.wav", "-i", "b.wav"]
+    graph = args[args.index("-filter_complex") + 1].split(";")
+    # ffmpeg-python's graph, compiled: one filter per link, options sorted by name
+    assert graph == [
+        "[0:a]volume=1.250dB[s0]", "[s0]adelay=all=1:delays=24000S[s1]",
+        "[1:a]volume=-0.500dB[s2]", "[s2]adelay=all=1:delays=108000S[s3]",
+        "[s1][s3]amix=duration=longest:inputs=2:normalize=0[s4]",
+        "[s4]apad=whole_dur=5.000000[s5]", "[s5]atrim=end=5.000000:start=0[s6]", "[s6]volume=3.50dB[s7]",
+        "[s7]alimiter=attack=5:latency=1:level=0:limit=0.749894:release=50[s8]",
+        "[s8]ebur128=peak=true[s9]", "[s9]aformat=channel_layouts=mono:sample_fmts=s16[s10]"]
+    assert args[args.index("-filter_complex") + 2:] == [
+        "-map", "[s10]", "-ar", "48000", "-c:a", "pcm_s16le", "-fflags", "+bitexact", "-flags:a", "+bitexact",
+        "out.wav", "-hide_banner", "-nostdin", "-y"]
+
+
+def test_ken_burns_graph_pans_each_still_and_joins_them():
+    args = ffargs.ken_burns([("a.jpg", 2.0), ("b.jpg", 1.0)], "o.mp4")
+    assert args[:9] == ["ffmpeg", "-framerate", "25", "-loop", "1", "-t", "2.000000", "-i", "a.jpg"]
+    graph = args[args.index("-filter_complex") + 1].split(";")
+    assert graph[2] == ("[s1]zoompan=d=1:fps=25:s=1280x720:x=iw/2-(iw/zoom/2):y=ih/2-(ih/zoom/2):"
+                        "z=min(1+0.10*on/50\\,1.10)[s2]")  # the comma escaped for the graph parser
+    assert graph[8] == "[s7]zoompan=d=1:fps=25:s=1280x720:x=(iw-iw/zoom)*on/25:y=ih/2-(ih/zoom/2):z=min(1+0.10*on/25\\,1.10)[s8]"
+    assert graph[-1] == "[s5][s11]concat=a=0:n=2:v=1[s12]"
+    assert args[args.index("-map") + 1] == "[s12]" and args[args.index("-vcodec") + 1] == "libx264"
 
 
 def test_one_pass_audio_analysis_and_thumbnails():
@@ -31,7 +45,9 @@ def test_one_pass_audio_analysis_and_thumbnails():
 
 def test_mix_without_phrases_is_silence_of_the_duration():
     args = ffargs.mix([], 3.0, 0.0, -2.5, "o.wav")
-    assert "anullsrc=r=48000:cl=mono" in args and args[args.index("-t") + 1] == "3.000000"
+    assert args == ["ffmpeg", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-c:a", "pcm_s16le",
+                    "-fflags", "+bitexact", "-flags:a", "+bitexact", "-t", "3.000000", "o.wav",
+                    "-hide_banner", "-nostdin", "-y"]
 
 
 def test_ffconcat_puts_each_frame_in_its_nearest_slot():

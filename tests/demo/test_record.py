@@ -248,3 +248,24 @@ def test_malformed_credentials_are_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.setenv("DEMO_HTTP_CREDENTIALS", "no-colon")
     cli = CliRunner().invoke(main, ["record", str(script), "--out", str(tmp_path / "out")])
     assert cli.exit_code == 2 and "DEMO_HTTP_CREDENTIALS must be USER:PASSWORD" in cli.output
+
+
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
+@pytest.mark.parametrize("credentials", ["reviewer:wrong-pass", None])
+def test_wrong_or_missing_credentials_say_so_not_a_selector_timeout(site, tmp_path, monkeypatch, credentials):
+    script = tmp_path / "private_demo.py"
+    script.write_text('def run(d):\n    d.goto("/private")\n    d.wait_for("#go")\n    d.beat("open", say="Hi.")\n')
+    if credentials:
+        monkeypatch.setenv("DEMO_HTTP_CREDENTIALS", credentials)
+    else:
+        monkeypatch.delenv("DEMO_HTTP_CREDENTIALS", raising=False)
+    cli = CliRunner().invoke(main, ["record", str(script), "--out", str(tmp_path / "out"), "--base-url", site.url,
+                                    "--paint-timeout", "5", "--cache-dir", str(tmp_path / "cache"), "-q"])
+    assert cli.exit_code == 1
+    given = "the credentials in DEMO_HTTP_CREDENTIALS were refused" if credentials else "no credentials were given"
+    url = site.url.rstrip("/") + "/private"
+    assert f"line 2: goto(url='{url}'): {url} answered 401 Unauthorized: {given}" in cli.output
+    assert "DEMO_HTTP_CREDENTIALS=user:password" in cli.output and "did not become visible" not in cli.output
+    assert "wrong-pass" not in cli.output

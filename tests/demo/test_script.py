@@ -164,3 +164,16 @@ def test_every_command_has_help():
 def test_usage_errors_exit_2(tmp_path):
     result = CliRunner().invoke(main, ["record", str(tmp_path / "nope.py"), "--out", str(tmp_path)])
     assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_an_empty_goto_is_the_base_url_and_needs_one(tmp_path):
+    path = write(tmp_path, """\
+        def run(d):
+            d.goto("")
+            d.beat("open", say="The review instance.")
+    """)
+    plan = load_plan(path, "http://127.0.0.1:9/task-3/")
+    assert plan.steps[0].args == {"url": "http://127.0.0.1:9/task-3/"}
+    assert problems(path, base_url=None) == [
+        (2, 'goto(""): an empty URL means the --base-url, and none was given; pass --base-url '
+            'or a path such as d.goto("index.html")')]

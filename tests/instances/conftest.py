@@ -28,9 +28,15 @@ def commit_file(cwd, rel, text, message="change"):
     git(cwd, "commit", "-q", "-m", message)
 
 
-def write_toml(root: Path, port: int, extra_top: str = "", extra_nginx: str = "", commit=True):
-    text = (f'command = "{{python}} app.py {{port}}"\nhealth = "/health"\nwebsocket = "/ws"\n'
-            f'copy = [".env"]\nstartup_timeout = 20\n{extra_top}\n[nginx]\nlisten = "127.0.0.1:{port}"\n{extra_nginx}\n')
+def write_toml(root: Path, port: int, extra_top: str = "", extra_nginx: str = "", commit=True,
+               supervisor: str = "enabled = false"):
+    """instances.toml for the fixture app. SUPERVISOR is the [supervisor] table's body: off
+    unless a test is about it, so other tests see only what they do themselves."""
+    # Chromium's check of the page's own requests is on only where a test asks for it (and is marked chromium).
+    browser = "" if "browser_check" in extra_top else "browser_check = false\n"
+    text = (f'command = "{{python}} app.py {{port}}"\nhealth = "/health"\nwebsocket = "/ws"\n{browser}'
+            f'copy = [".env"]\nstartup_timeout = 20\n{extra_top}\n[nginx]\nlisten = "127.0.0.1:{port}"\n{extra_nginx}\n'
+            f'[supervisor]\n{supervisor}\n')
     (root / "instances.toml").write_text(text)
     if commit:
         git(root, "add", "instances.toml")
@@ -60,10 +66,26 @@ def app_repo(tmp_path) -> Path:
     return root
 
 
+def supervisors_of(mgr: Instances) -> list:
+    """Live supervisor processes for MGR's state directory, found by their command line."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        cmdline = proc.info["cmdline"] or []
+        if "supervise" in cmdline and str(mgr.state) in cmdline:
+            found.append(proc)
+    return found
+
+
 def shutdown(mgr: Instances):
     for rec in mgr.registry.instances().values():
         procs.stop(rec.get("process"), timeout=2)
     mgr.stop_nginx()
+    left = supervisors_of(mgr)
+    for proc in left:  # a supervisor outliving `nginx stop` is a bug: end it, then say so
+        proc.kill()
+    assert not left, f"supervisor(s) {[p.pid for p in left]} still ran after stop_nginx"
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ def test_every_command_has_help():
     assert top.exit_code == 0
     for name, command in main.commands.items():
         assert command.help, name
-        assert name in top.output
+        assert (name in top.output) != command.hidden  # `supervise` is for instances itself
         sub = runner.invoke(main, [name, "--help"])
         assert sub.exit_code == 0 and "Usage:" in sub.output
     for name in main.commands["nginx"].commands:
@@ -144,3 +144,19 @@ def test_a_corrupt_registry_is_named_with_the_fix(run):
     assert "registry.json is not valid JSON" in result.stderr and "instances doctor" in result.stderr
     (state / "registry.json").unlink()  # the fix the message names
     assert run("ls").exit_code == 0
+
+
+def test_dashboard_names_what_to_set_when_supervision_is_off(run):
+    result = run("dashboard")  # the fixture's instances.toml turns the supervisor off
+    assert result.exit_code == 1
+    assert "the dashboard runs in the supervisor of a private nginx: set [supervisor] enabled = true" in result.output
+
+
+@pytest.mark.nginx
+def test_dashboard_prints_the_nginx_root(run, app_repo):
+    from tests.instances.conftest import write_toml
+
+    write_toml(app_repo, run.mgr.config.listen[1], supervisor='interval = "1s"')
+    assert run("up", "feature/dash", "--no-checks").exit_code == 0
+    result = run("dashboard")
+    assert result.exit_code == 0 and result.stdout.strip() == f"{run.mgr.base_url}/"

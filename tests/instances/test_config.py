@@ -65,3 +65,17 @@ def test_this_repositorys_instances_toml_is_valid():
 
     cfg = load_config(Path(__file__).resolve().parents[2], environ={})
     assert "serve" in cfg.command and "{port}" in cfg.command and cfg.checks
+
+
+def test_supervisor_table_defaults_and_errors():
+    cfg = parse_config(dict(BASE), environ={})
+    assert (cfg.supervise, cfg.supervise_interval, cfg.memory_action, cfg.memory_grace) == (True, 2.0, "restart", 10.0)
+    cfg = parse_config({**BASE, "supervisor": {"interval": "0.5s", "memory_action": "warn",
+                                               "memory_grace": "1m", "enabled": False}}, environ={})
+    assert (cfg.supervise, cfg.supervise_interval, cfg.memory_action, cfg.memory_grace) == (False, 0.5, "warn", 60.0)
+    with pytest.raises(ConfigError, match="memory_action must be one of restart, stop, warn, got 'kill'"):
+        parse_config({**BASE, "supervisor": {"memory_action": "kill"}}, environ={})
+    with pytest.raises(ConfigError, match=r"\[supervisor\]: unknown key\(s\) period"):
+        parse_config({**BASE, "supervisor": {"period": "1s"}}, environ={})
+    with pytest.raises(ConfigError, match="browser_check must be true or false"):
+        parse_config({**BASE, "browser_check": "yes"}, environ={})

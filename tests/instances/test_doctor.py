@@ -55,6 +55,18 @@ def test_doctor_restart_brings_dead_services_back(mgr):
 
 
 @pytest.mark.nginx
+def test_doctor_restart_after_a_plain_doctor_still_restarts_what_died(mgr):
+    mgr.up("feature/later", run_checks=False)
+    mgr.up("feature/downed", run_checks=False)
+    mgr.down("feature-downed")  # stopped on purpose: never restarted by doctor
+    _kill9(next(i["pid"] for i in mgr.ls() if i["name"] == "feature-later"))
+    assert any("feature-later: service" in a and "marked stopped" in a for a in mgr.doctor())
+    assert mgr.doctor(restart_dead=True) == ["feature-later: restarted"]
+    assert {i["name"]: i["state"] for i in mgr.ls()} == {"feature-downed": "stopped", "feature-later": "healthy"}
+    assert mgr.doctor(restart_dead=True) == []  # once back, it is not restarted again
+
+
+@pytest.mark.nginx
 def test_pid_reuse_is_not_mistaken_for_the_service(mgr):
     mgr.up("feature/reuse", run_checks=False)
     real = mgr.registry.get("feature-reuse")["process"]

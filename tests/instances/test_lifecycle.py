@@ -11,7 +11,7 @@ from instances.errors import BudgetExceeded, ChecksFailed, NotFound, StartFailed
 from tests.instances.conftest import commit_file, git, write_toml
 
 LS_KEYS = {"name", "task", "branch", "port", "url", "state", "pid", "uptime_seconds", "memory_bytes",
-           "over_memory_limit", "ahead", "last_request", "worktree"}
+           "over_memory_limit", "ahead", "last_request", "worktree", "last_action"}
 
 
 def _get(mgr, path, auth=True, **kw):

@@ -29,13 +29,16 @@ def test_sample_tracker_step_builds_a_clean_engines_backlog(tour):
     module.step_tracker(state)  # a second run starts afresh
     tracker = Tracker(state.tracker, Actor("human", "t"))
     tasks = tracker.all()
-    assert len(tasks) == 37
-    assert len(tracker.sprint()) == 10 and tracker.sprint()[2].title.startswith("Go: last-move marker")
+    assert len(tasks) == 38  # the sample's 36, a go-engineer's bug and a quoridor-engineer's bug
+    assert len(tracker.sprint()) == 11 and tracker.sprint()[2].title.startswith("Go: last-move marker")
+    assert tracker.sprint()[-1].title == "Quoridor: wall preview flickers on hover"  # promoted by the ceo
     assert {t.kind for t in tasks} >= {"bug", "feature", "task", "chore", "docs", "review", "spike"}
     assert tracker.ready() and tracker.blocked()
     assert tracker.lint() == []
     assert tracker.audit() == []  # the sample's sprint came in through the ceo's import
     assert any(e.who == "worker/go-engineer" for e in tracker.get(3).log)
+    assert any(e.who == "ceo/lead" for e in tracker.get(3).log)
+    assert any(e.who == "worker/gomoku-engineer" for e in tracker.get(9).log)
 
 
 def test_web_step_serves_and_stop_ends_it(tour):
