@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import pytest
@@ -41,7 +42,10 @@ async def call(s, tool, **arguments):
 
 
 def run(fn, *args):
-    return anyio.run(fn, *args)
+    """FN's event loop on a thread of its own: the suite's session Chromium (Playwright's sync
+    API) may already run a loop on this one, and anyio refuses to nest."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, fn, *args).result()
 
 
 def commits(root) -> int:
