@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from plumbing.files import replace
 from skills.catalog import Skill, tree_digest
 from skills.errors import InstallRefused
 
@@ -81,8 +82,8 @@ def _place(skill: Skill, dest: Path, link: bool) -> None:
         old = None
         if dest.is_symlink() or dest.exists():
             old = dest.parent / f".{dest.name}.old-{os.getpid()}"
-            os.rename(dest, old)
-        os.rename(staging, dest)
+            replace(dest, old)  # a directory cannot be replaced in one step: move it aside
+        replace(staging, dest)
         if old is not None:
             old.unlink() if old.is_symlink() or old.is_file() else shutil.rmtree(old)
     except BaseException:
