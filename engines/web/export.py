@@ -1,7 +1,7 @@
 """`engines export DIR`: the arcade as static files that play with no server at all.
 
-Every game that has an in-page engine (its core in `engines.wasm.HEADERS`: the C core compiled to
-WebAssembly, run by static/engine/worker.js) is exported: the landing page as DIR/index.html,
+Every game that has an in-page engine (`IN_PAGE`: its C core compiled to WebAssembly and its
+API module in static/engine/worker.js's GAMES) is exported: the landing page as DIR/index.html,
 each game's page as DIR/GAME/index.html, rendered by the arcade itself with the engine fixed to
 the page (`ENGINE_ONLY`), and the static folder with the freshly built modules as DIR/static/.
 Links are rewritten relative to each page, so DIR works from any static host, under any
@@ -19,6 +19,8 @@ from plumbing.errors import NamedError
 from plumbing.files import atomic_write
 
 STATIC = Path(__file__).resolve().parent / "static"
+# The games whose page can play with no server (worker.js's GAMES; a test keeps both equal).
+IN_PAGE = ("go",)
 _ABSOLUTE = re.compile(r'(\b(?:href|src)=")/([^"]*)"')
 
 
@@ -49,7 +51,7 @@ def export_site(out: Path) -> list[Path]:
     if out.exists() and any(out.iterdir()) and not (out / ".arcade-export").exists():
         raise ExportError(f"{out} is not empty and not an earlier export; give an empty or new "
                           f"folder")
-    games = [g for g in registered_games() if g.name in wasm.HEADERS]
+    games = [g for g in registered_games() if g.name in IN_PAGE]
     for game in games:
         wasm.build(game.name)
     app = create_app({"ENGINE_ONLY": "page"}, games=games)

@@ -21,6 +21,18 @@ def test_links_become_relative_to_each_page():
     assert relative(html, 0).startswith('<a href="./">a</a><a href="go/">b</a><script src="static/')
 
 
+def test_the_exported_games_are_those_the_worker_can_run():
+    import re
+
+    from engines import wasm
+    from engines.web.export import IN_PAGE, STATIC
+
+    worker = (STATIC / "engine" / "worker.js").read_text()
+    games = re.search(r"const GAMES = \{([^}]*)\}", worker).group(1)
+    assert sorted(re.findall(r"(\w+):", games)) == sorted(IN_PAGE)
+    assert set(IN_PAGE) <= set(wasm.HEADERS)
+
+
 def test_a_folder_that_is_not_an_export_is_not_overwritten(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ExportError, match="not empty and not an earlier export"):
