@@ -1,8 +1,10 @@
 """The in-page Go API (engines/web/static/engine/go_local.js on the WebAssembly core) answers
 as the server does: for the same requests — random games replayed, moves played and refused,
-finished games scored with dead stones, engine moves and analyses with a fixed seed — the
+finished games scored with dead stones, engine moves and analyses with a fixed seed, streamed
+analyses step by step — the
 documents are equal field for field (only the measured elapsed_ms differs), and so are the
 status codes and error documents of refused requests."""
+import json
 import random
 
 import pytest
@@ -49,13 +51,30 @@ def _calls(rng):
         budget = {"playouts": 300 + 100 * i}
         calls.append({"endpoint": "genmove", "body": {"game": game, "budget": budget, "seed": i}})
         calls.append({"endpoint": "analyze", "body": {"game": game, "budget": budget, "seed": 7}})
+    # Streamed analyses (the server's /analyze/stream): every step, the tree kept between them.
+    for i in range(3):
+        game = _random_record(rng, rng.choice([7, 9]), rng.randrange(0, 20), None)
+        calls.append({"endpoint": "analyze", "stream": True,
+                      "body": {"game": game, "budget": {"playouts": 200 + 150 * i}, "seed": i}})
     # Refused: an illegal move inside the record, a move after the end, over the caps.
     game = _random_record(rng, 9, 10, None)
     calls.append({"endpoint": "state", "body": {"game": {**game, "moves": game["moves"] + [game["moves"][-1]]}}})
     calls.append({"endpoint": "play", "body": {"game": {**game, "moves": game["moves"] + ["pass", "pass"]}, "move": "E5"}})
     calls.append({"endpoint": "genmove", "body": {"game": game, "budget": {"playouts": 50000}}})
     calls.append({"endpoint": "analyze", "body": {"game": {**game, "moves": ["resign", "E5"]}}})
+    calls.append({"endpoint": "analyze", "stream": True,
+                  "body": {"game": {**game, "moves": game["moves"] + ["resign"]}}})
     return calls
+
+
+def _server_answer(client, call):
+    if not call.get("stream"):
+        answer = client.post(f"/api/go/{call['endpoint']}", json=call["body"])
+        return {"status": answer.status_code, "body": answer.get_json()}
+    answer = client.post(f"/api/go/{call['endpoint']}/stream", json=call["body"])
+    if answer.status_code != 200:
+        return {"status": answer.status_code, "body": answer.get_json()}
+    return {"status": 200, "body": [json.loads(line) for line in answer.get_data(as_text=True).splitlines()]}
 
 
 def _without_elapsed(doc):
@@ -71,12 +90,15 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     client = create_app({"TESTING": True}).test_client()
     server = []
     for call in calls:
-        answer = client.post(f"/api/go/{call['endpoint']}", json=call["body"])
-        server.append({"status": answer.status_code, "body": answer.get_json()})
+        server.append(_server_answer(client, call))
     local = run_node(HERE / "go_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
     statuses = {a["status"] for a in server}
     assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
-    assert any(a["body"].get("result") and a["body"]["result"]["dead"] for a in server)
+    assert any(isinstance(a["body"], dict) and a["body"].get("result") and a["body"]["result"]["dead"]
+               for a in server)
+    steps = [a["body"] for c, a in zip(calls, server) if c.get("stream") and a["status"] == 200]
+    assert len(steps) == 3 and all(len(s) == 8 for s in steps)  # the streams' steps are compared
+    assert steps[0][-1]["playouts"] == 200 and steps[0][0]["playouts"] < 200
     for call, s, w in zip(calls, server, local):
         assert w["status"] == s["status"], (call, w, s)
         assert _without_elapsed(w["body"]) == _without_elapsed(s["body"]), call["endpoint"]

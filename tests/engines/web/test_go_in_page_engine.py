@@ -54,3 +54,23 @@ def test_when_the_server_goes_away_the_page_offers_the_in_page_engine(page):
     page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 4",
                            timeout=20_000)
     assert moves(page)[2] == "C3"
+
+
+@pytest.mark.parametrize("where", ["page", "server"])
+def test_stop_ends_a_streamed_analysis_and_keeps_what_it_found(page, arcade_url, where):
+    """A 19x19 analysis at the caps (20,000 playouts or 1 s) streams its steps; Stop (Escape)
+    ends it after the step in progress, on either engine, and the panel keeps the last step."""
+    page.goto(arcade_url + f"/go?engine={where}&size=19&playouts=20000")
+    wait_idle(page)
+    page.click("#analyze")
+    page.wait_for_function("() => /searching/.test(document.getElementById('winrate-text').textContent)",
+                           timeout=20_000)
+    assert not page.is_disabled("#stop")
+    page.keyboard.press("Escape")
+    assert page.get_attribute("#go-app", "data-busy") == "0"
+    assert page.is_disabled("#stop")
+    text = page.text_content("#winrate-text")
+    assert "stopped" in text and "searching" not in text, text
+    page.wait_for_timeout(1500)  # longer than the whole search would have run
+    assert page.text_content("#winrate-text") == text, "steps kept coming after the stop"
+    assert page.text_content("#message").startswith("Stopped")

@@ -190,6 +190,22 @@ function withSession(core, game, seed, work) {
   }
 }
 
+// The analysis document of session.py's analysis_document: vertices, ownership as rows.
+function analysisDocument(r, game, elapsed) {
+  const vertex = (p) => (p[0] === -2 ? RESIGN : toGtp(p[0] < 0 ? null : p, game.size));
+  const n = game.size;
+  return {
+    color: toMove(game),
+    winrate: r.winrate,
+    playouts: r.playouts,
+    candidates: r.candidates.map((c) => ({ move: vertex([c.x, c.y]), visits: c.visits,
+                                           prior: c.prior, winrate: c.winrate })),
+    pv: r.pv.map(vertex),
+    ownership: Array.from({ length: n }, (_, y) => r.ownership.slice(y * n, (y + 1) * n)),
+    elapsed_ms: Math.round(elapsed * 10) / 10,
+  };
+}
+
 function ensurePlaying(game) {
   if (gameOver(game.moves)) throw refuse("game.moves: the game is over; there is nothing to search", "game.moves");
 }
@@ -242,20 +258,44 @@ export function makeLocalApi(core) {
         s.replay();
         const started = performance.now();
         const r = s.search.run(s.board, COLOR[toMove(game)], limits);
-        const elapsed = performance.now() - started;
-        const vertex = (p) => (p[0] === -2 ? RESIGN : toGtp(p[0] < 0 ? null : p, game.size));
-        const n = game.size;
-        return {
-          color: toMove(game),
-          winrate: r.winrate,
-          playouts: r.playouts,
-          candidates: r.candidates.map((c) => ({ move: vertex([c.x, c.y]), visits: c.visits,
-                                                 prior: c.prior, winrate: c.winrate })),
-          pv: r.pv.map(vertex),
-          ownership: Array.from({ length: n }, (_, y) => r.ownership.slice(y * n, (y + 1) * n)),
-          elapsed_ms: Math.round(elapsed * 10) / 10,
-        };
+        return analysisDocument(r, game, performance.now() - started);
       });
+    },
+  };
+}
+
+// Streamed endpoints (stream.py's AnalysisStream): one search in STEPS parts, the tree kept
+// between them, each part's document yielded as the server sends each NDJSON line. The worker
+// runs one part per task, so a stop between parts ends the search within a part.
+export const STEPS = 8;
+
+export function makeLocalStreams(core) {
+  return {
+    *analyze({ game: raw, budget, seed = 0 }) {
+      const game = parseGame(raw);
+      const limits = parseBudget(budget);
+      ensurePlaying(game);
+      const s = new Session(core, game, seed);
+      try {
+        s.replay();
+        const color = COLOR[toMove(game)], started = performance.now();
+        let total = 0;
+        for (let step = 0; step < STEPS; step++) {
+          const part = { reuse: true };
+          // Integer shares that add up to the whole budget, as the server splits it.
+          if (limits.playouts) {
+            part.playouts = Math.max(1, Math.floor(limits.playouts * (step + 1) / STEPS)
+                                        - Math.floor(limits.playouts * step / STEPS));
+          }
+          if (limits.seconds) part.seconds = limits.seconds / STEPS;
+          const r = s.search.run(s.board, color, part);
+          total += r.playouts;
+          yield { ...analysisDocument(r, game, performance.now() - started), playouts: total,
+                  step: step + 1, steps: STEPS };
+        }
+      } finally {
+        s.close();
+      }
     },
   };
 }

@@ -21,8 +21,7 @@ const inPage = {
   play: (game, move, signal) => local.call("play", { game, move }, signal),
   genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
   analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
-  analyzeStream: async (game, budget, signal, onLine) =>
-    onLine({ ...(await local.call("analyze", { game, budget }, signal)), step: 1, steps: 1 }),
+  analyzeStream: (game, budget, signal, onLine) => local.call("analyze", { game, budget }, signal, onLine),
   sgfExport: noSgf,
   sgfImport: noSgf,
 };
