@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/go_root_parallel.py gtp --workers 2 --playouts 1000   # a GTP engine
     .venv/bin/python bench/go_root_parallel.py match --workers 2 --playouts 1000 --games 100
+    .venv/bin/python bench/go_root_parallel.py throughput --workers 2   # Chromium, wasm
 
 WebAssembly in the page has no threads (wasi-libc), so the only parallel search the browser
 build can run is several Web Workers that share nothing: each keeps its own tree of the same
@@ -12,6 +13,8 @@ carries over to the wasm build move for move), and `match` pits K workers of P p
 against one search of P playouts (the same wall time on K free cores) and against one search
 of K x P playouts (what a shared tree would reach at best), refereed by GNU Go through
 `engines match go`. Workers run one after another here: playouts, not time, are the budget.
+`throughput` measures the other half in Chromium: the playouts a second of one in-page worker
+alone, and of K workers searching at once (the page's engine/worker.js on the wasm build).
 """
 from __future__ import annotations
 
@@ -110,11 +113,74 @@ def match(args) -> int:
     return 0
 
 
+PAGE = """<!doctype html><script type="module">
+window.search = (workers, moves) => Promise.all(Array.from({ length: workers }, (_, i) =>
+  new Promise((done) => {
+    const w = new Worker("engine/worker.js?game=go", { type: "module" });
+    w.onmessage = ({ data }) => {
+      if ("ready" in data) {
+        window.started = window.started || performance.now();
+        w.postMessage({ id: 1, endpoint: "analyze",
+                        body: { game: { size: 9, moves }, budget: { playouts: 20000, seconds: 1 }, seed: i } });
+      } else { w.terminate(); done(data.body.playouts); }
+    };
+  }))).then((playouts) => ({ playouts, ms: performance.now() - window.started }));
+</script>"""
+
+
+def throughput(args) -> int:
+    """Total playouts a second of WORKERS in-page engines searching at once, against one."""
+    import os
+    import shutil
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from engines import wasm
+    from plumbing.chromium import launch
+    from plumbing.ports import free_port, wait_for_port
+
+    print(f"conditions: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; Chromium, "
+          f"engine/worker.js, 9x9 opening, each worker 20,000 playouts or 1 s, {args.rounds} rounds")
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        shutil.copytree(ROOT / "engines" / "web" / "static" / "engine", site / "engine")
+        wasm.build("go", site / "wasm")
+        (site / "index.html").write_text(PAGE)
+        port = free_port()
+        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                                   "127.0.0.1"], cwd=site, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            wait_for_port(port)
+            with sync_playwright() as pw:
+                browser = launch(pw)
+                for r in range(args.rounds):
+                    for workers in (1, args.workers):
+                        page = browser.new_page()
+                        page.goto(f"http://127.0.0.1:{port}/")
+                        got = page.evaluate("([k, moves]) => window.search(k, moves)", [workers, []])
+                        page.close()
+                        rate = sum(got["playouts"]) / (got["ms"] / 1000)
+                        print(f"  round {r + 1}: {workers} worker(s): {rate:9,.0f} playouts/s in all "
+                              f"({', '.join(f'{p:,}' for p in got['playouts'])} in {got['ms']:.0f} ms)",
+                              flush=True)
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+    print(f"  load after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
     g = sub.add_parser("gtp", help="serve GTP with the root-parallel policy")
     m = sub.add_parser("match", help="K workers against one search of P and of K x P playouts")
+    t = sub.add_parser("throughput", help="playouts a second of K in-page workers at once, in Chromium")
+    t.add_argument("--workers", type=int, default=2)
+    t.add_argument("--rounds", type=int, default=3)
     for p in (g, m):
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--playouts", type=int, default=1000)
@@ -122,7 +188,7 @@ def main() -> int:
     m.add_argument("--games", type=int, default=100)
     m.add_argument("--out", default="var/go-root-parallel")
     args = parser.parse_args()
-    return serve(args) if args.what == "gtp" else match(args)
+    return {"gtp": serve, "match": match, "throughput": throughput}[args.what](args)
 
 
 if __name__ == "__main__":
