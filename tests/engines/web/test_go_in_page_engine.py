@@ -1,6 +1,8 @@
 """The Go page's in-page engine in Chromium: the Go core compiled to WebAssembly, in a Web
 Worker, plays the engine's side with no request to the server's API; and when the server goes
 away mid-game, the page says so and plays on with it."""
+import re
+
 import pytest
 
 from engines import wasm
@@ -74,3 +76,19 @@ def test_stop_ends_a_streamed_analysis_and_keeps_what_it_found(page, arcade_url,
     page.wait_for_timeout(1500)  # longer than the whole search would have run
     assert page.text_content("#winrate-text") == text, "steps kept coming after the stop"
     assert page.text_content("#message").startswith("Stopped")
+
+
+def test_a_whole_game_in_the_page_ends_with_the_cores_score(page, arcade_url):
+    """Engine against engine, both in the page, from the first move to the count: the result
+    (area score with dead stones, or a resignation) comes from the compiled core, and the
+    server's API is never called."""
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(arcade_url + "/go?engine=page&black=engine&white=engine&playouts=30&delay=0")
+    wait_idle(page)
+    page.click("#play-pause")
+    page.wait_for_function("() => document.getElementById('go-app').dataset.over === '1'", timeout=120_000)
+    assert len(moves(page)) >= 20
+    status = page.text_content("#status")
+    assert re.match(r"Game over: ([BW]\+(R|[0-9.]+)|0) \((by resignation|area score)", status), status
+    assert not [u for u in requests if "/api/go/" in u]
