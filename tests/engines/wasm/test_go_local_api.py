@@ -1,7 +1,7 @@
 """The in-page Go API (engines/web/static/engine/go_local.js on the WebAssembly core) answers
 as the server does: for the same requests — random games replayed, moves played and refused,
 finished games scored with dead stones, engine moves and analyses with a fixed seed, streamed
-analyses step by step — the
+analyses step by step, SGF records written and read (or refused) — the
 documents are equal field for field (only the measured elapsed_ms differs), and so are the
 status codes and error documents of refused requests."""
 import json
@@ -56,6 +56,12 @@ def _calls(rng):
         game = _random_record(rng, rng.choice([7, 9]), rng.randrange(0, 20), None)
         calls.append({"endpoint": "analyze", "stream": True,
                       "body": {"game": game, "budget": {"playouts": 200 + 150 * i}, "seed": i}})
+    # SGF records: written from random games (finished ones with their result), read back, and
+    # malformed or unsupported files refused with the same words.
+    for i in range(6):
+        game = _random_record(rng, rng.choice([5, 9, 13]), rng.randrange(0, 30), rng.choice(["passes", "resign", None]))
+        calls.append({"endpoint": "sgf/export", "body": {"game": game}})
+    calls += [{"endpoint": "sgf/import", "body": {"sgf": text}} for text in SGF_FILES]
     # Refused: an illegal move inside the record, a move after the end, over the caps.
     game = _random_record(rng, 9, 10, None)
     calls.append({"endpoint": "state", "body": {"game": {**game, "moves": game["moves"] + [game["moves"][-1]]}}})
@@ -65,6 +71,19 @@ def _calls(rng):
     calls.append({"endpoint": "analyze", "stream": True,
                   "body": {"game": {**game, "moves": game["moves"] + ["resign"]}}})
     return calls
+
+
+SGF_FILES = [
+    "(;GM[1]FF[4]SZ[9]KM[6.5]RE[W+R];B[ee];W[cc];B[];W[dd])",
+    "(;FF[4]SZ[9]KM[7]\n;B[ee]\n(;W[ec];B[ce])(;W[gg]))",        # variations: the main line
+    "(;GaMe[1]SiZe[7]KM[0.5];B[dd];W[tt];B[cc]C[a \\] comment])",   # FF[3] names, tt pass
+    "(;SZ[9];B[ee];W[ee])",                  # an illegal move: occupied
+    "(;SZ[9];B[ee];B[cc])",                  # out of turn
+    "(;SZ[9]AB[aa:bb];B[ee])",               # setup stones
+    "(;SZ[25];B[aa])", "(;SZ[9:7])", "(;SZ[x])", "(;GM[2])", "(;KM[abc])",
+    "(;SZ[9];B[zz])", "(;SZ[9];B[e])", "(;SZ[9];B[ee]", "(;SZ[9];B[ee", "(;B[ee];AB[cc])",
+    "(;SZ[9](;B[ee]);W[cc])", "()", "no tree", "(;SZ[9];B[ee]x)", "(;SZ[9];B)",
+]
 
 
 def _server_answer(client, call):

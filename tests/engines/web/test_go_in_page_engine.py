@@ -92,3 +92,31 @@ def test_a_whole_game_in_the_page_ends_with_the_cores_score(page, arcade_url):
     status = page.text_content("#status")
     assert re.match(r"Game over: ([BW]\+(R|[0-9.]+)|0) \((by resignation|area score)", status), status
     assert not [u for u in requests if "/api/go/" in u]
+
+
+def test_sgf_records_round_trip_in_the_page(page, arcade_url, tmp_path):
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(arcade_url + "/go?engine=page&white=engine&playouts=50")
+    wait_idle(page)
+    click(page, "C3")
+    page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
+                           timeout=20_000)
+    record = moves(page)
+    with page.expect_download() as info:
+        page.click("#sgf-download")
+    path = tmp_path / "game.sgf"
+    info.value.save_as(path)
+    assert "SZ[9]" in path.read_text() and ";B[cg]" in path.read_text()
+    page.click("#new-game")
+    wait_idle(page)
+    page.set_input_files("#sgf-upload", str(path))
+    page.wait_for_function("() => document.getElementById('go-app').dataset.moves !== ''")
+    wait_idle(page)
+    assert moves(page) == record
+    # A file the core refuses is refused with the server's words.
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;SZ[9];B[ee];W[ee])")
+    page.set_input_files("#sgf-upload", str(bad))
+    page.wait_for_function("() => /occupied/.test(document.getElementById('message').textContent)")
+    assert not [u for u in requests if "/api/go/" in u]

@@ -4,6 +4,7 @@
 // calls and answers into documents, as session.py does on the server. A parity test
 // (tests/engines/wasm/test_go_local_api.py) compares the two documents field for field.
 import { GoGame, GoSearch, ERRORS } from "./go_core.js";
+import { SgfError, dumps as sgfDumps, loads as sgfLoads } from "./go_sgf.js";
 
 const COLUMNS = "ABCDEFGHJKLMNOPQRST";  // GTP skips I
 const RESIGN = "resign";
@@ -206,6 +207,43 @@ function analysisDocument(r, game, elapsed) {
   };
 }
 
+// ---- SGF records (record.py's game_to_sgf and game_from_sgf) ----------------------------------
+
+function gameToSgf(game, resultText) {
+  const moves = game.moves.map((m, i) => [colorOf(i), m]).filter(([, m]) => m !== RESIGN);
+  return sgfDumps({ size: game.size, komi: game.komi, rules: "Chinese", result: resultText || "", moves });
+}
+
+function gameFromSgf(text) {
+  const fail = (message) => refuse(`sgf: ${message}`, "sgf");
+  let record;
+  try {
+    record = sgfLoads(text);
+  } catch (error) {
+    if (error instanceof SgfError) throw fail(error.message);
+    throw error;
+  }
+  if (record.size < CONFIG.MIN_SIZE || record.size > CONFIG.MAX_SIZE) {
+    throw fail(`SZ[${record.size}] is outside the arcade's ${CONFIG.MIN_SIZE}..${CONFIG.MAX_SIZE}`);
+  }
+  if (record.setupBlack.length || record.setupWhite.length) {
+    throw fail("setup stones (AB/AW) are not supported; the arcade plays from an empty board");
+  }
+  if (record.moves.length > CONFIG.MAX_MOVES) {
+    throw fail(`${record.moves.length} moves is above the server's cap of ${CONFIG.MAX_MOVES}`);
+  }
+  const moves = record.moves.map(([color, point], ply) => {
+    if (color !== colorOf(ply)) throw fail(`move ${ply + 1} is played by ${color.toUpperCase()} out of turn`);
+    return point;
+  });
+  const result = record.result, winner = result.slice(0, 1).toUpperCase();
+  if (result.toUpperCase().endsWith("+R") && (winner === "B" || winner === "W")) {
+    const loser = winner === "B" ? "w" : "b";
+    if (loser === colorOf(moves.length)) moves.push(RESIGN);
+  }
+  return { size: record.size, komi: record.komi, superko: false, moves };
+}
+
 function ensurePlaying(game) {
   if (gameOver(game.moves)) throw refuse("game.moves: the game is over; there is nothing to search", "game.moves");
 }
@@ -228,6 +266,19 @@ export function makeLocalApi(core) {
         positions.push(s.position(after, after.moves.length));
         return s.state(after, positions);
       });
+    },
+
+    "sgf/export"({ game: raw }) {
+      const game = parseGame(raw);
+      const result = withSession(core, game, 0, (s) => s.state(game, s.replay())).result;
+      return { sgf: gameToSgf(game, result ? result.text : null),
+               filename: `go-${game.size}x${game.size}-${game.moves.length}-moves.sgf` };
+    },
+
+    "sgf/import"({ sgf }) {
+      if (typeof sgf !== "string") throw refuse("sgf: SGF text is required", "sgf");
+      const game = gameFromSgf(sgf);
+      return { game: toJson(game), state: withSession(core, game, 0, (s) => s.state(game, s.replay("sgf"))) };
     },
 
     genmove({ game: raw, budget, seed = 0 }) {
