@@ -297,7 +297,7 @@ export function makeLocalApi(core) {
         const after = { ...game, moves: [...game.moves, move] };
         positions.push(s.position(after, after.moves.length));
         return { move: moveText(move, game.size), elapsed_ms: Math.round(elapsed * 10) / 10,
-                 state: s.state(after, positions) };
+                 analysis: analysisDocument(r, game, elapsed), state: s.state(after, positions) };
       });
     },
 
