@@ -1,0 +1,21 @@
+// Answers API requests with the in-page Quoridor API (engines/web/static/engine/quoridor_local.js) over the
+// WebAssembly core, for test_quoridor_local_api.py to compare with the server's answers.
+import { readFileSync } from "fs";
+import { pathToFileURL } from "url";
+
+const request = JSON.parse(readFileSync(process.argv[2]));
+const { loadCore } = await import(pathToFileURL(`${request.static}/engine/core.js`));
+const { makeLocalApi, LocalApiError } = await import(pathToFileURL(`${request.static}/engine/quoridor_local.js`));
+const core = await loadCore(readFileSync(`${request.wasm}/quoridor.wasm`),
+                            JSON.parse(readFileSync(`${request.wasm}/quoridor.layout.json`)));
+const api = makeLocalApi(core);
+
+const answers = request.calls.map(({ endpoint, body }) => {
+  try {
+    return { status: 200, body: api[endpoint](body) };
+  } catch (error) {
+    if (error instanceof LocalApiError) return { status: error.status, body: error.body };
+    throw error;
+  }
+});
+console.log(JSON.stringify({ answers }));
