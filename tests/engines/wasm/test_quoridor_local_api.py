@@ -2,7 +2,8 @@
 answers as the server does: for the same requests — random games with walls replayed on every
 size and variant, moves played and refused (unreachable squares, overlapping, crossing and
 path-blocking walls, no walls left, after a win or a resignation), engine moves and analyses
-with node and depth budgets, forced wins proven — the documents are equal field for field
+with node and depth budgets, forced wins proven, text records written and read (and refused)
+— the documents are equal field for field
 (only the measured elapsed_ms differs, and `memory`, see below), and so are the status codes
 and error documents of refused requests."""
 import random
@@ -79,6 +80,24 @@ def _calls(rng):
     calls.append({"endpoint": "analyze", "body": {"game": game, "budget": {"depth": 9}}})
     calls.append({"endpoint": "genmove", "body": {"game": game, "budget": {"depth": 9}}})
     calls += _refusals(rng)
+    calls += _records(rng)
+    return calls
+
+
+def _records(rng):
+    """Text records out and in: exported games read back, and records the reader refuses."""
+    calls = []
+    for i in range(4):
+        game, _ = _random_record(rng, [5, 7, 9, 9][i], 10 * (i + 1), i % 2 == 1)
+        calls.append({"endpoint": "recordExport", "body": {"game": game}})
+    texts = [
+        "# a game\ngame quoridor\nsize 7\nwalls 4\nedge_diagonal no\nmoves d2 d6 c3h\nmoves D3\n",
+        "size 5\r\nmoves c2 c4 c3 c5 resign",
+        "game gomoku\nsize 15\n", "size 8\n", "walls x\n", "walls 21\n", "edge_diagonal maybe\n",
+        "colour red\n", "moves e2 zz\n", "moves e0\n", "moves e10\n", "moves e2 resign e8\n",
+        "size 5\nmoves c2 c4 c3 c3\n", "moves " + "e2 e8 e1 e9 " * 251,
+    ]
+    calls += [{"endpoint": "recordImport", "body": {"text": t}} for t in texts]
     return calls
 
 
@@ -108,6 +127,12 @@ def _refusals(rng):
     return [{"endpoint": e, "body": b} for e, b in bodies]
 
 
+def _url(endpoint):
+    """The server's URL of an endpoint by the page's name of it ("recordExport")."""
+    return "/api/quoridor/" + {"recordExport": "record/export",
+                               "recordImport": "record/import"}.get(endpoint, endpoint)
+
+
 def _comparable(doc):
     """The document less what is measured (elapsed_ms) and `memory`: the bytes the search
     holds, its table plus the struct, whose pointers and longs are 4 bytes on wasm32."""
@@ -129,7 +154,7 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     client = create_app({"TESTING": True}).test_client()
     server = []
     for call in calls:
-        answer = client.post(f"/api/quoridor/{call['endpoint']}", json=call["body"])
+        answer = client.post(_url(call["endpoint"]), json=call["body"])
         server.append({"status": answer.status_code, "body": answer.get_json()})
     local = run_node(HERE / "quoridor_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
     assert {a["status"] for a in server} == {200, 400, 422}   # the sample covers refusals too
@@ -161,10 +186,12 @@ def test_a_malformed_request_is_refused_as_the_schema_words_it(wasm_dir):
              {"endpoint": "genmove", "body": {"game": {"size": 9, "moves": []}, "budget": {"seconds": 0}}},
              {"endpoint": "genmove", "body": {"game": {"size": 9, "moves": []}, "budget": {"nodes": 1.5}}},
              {"endpoint": "analyze", "body": {"game": {"size": 9, "moves": []}, "budget": {"playouts": 5}}},
-             {"endpoint": "state", "body": {"game": {"size": 9, "moves": []}, "extra": 1}}]
+             {"endpoint": "state", "body": {"game": {"size": 9, "moves": []}, "extra": 1}},
+             {"endpoint": "recordImport", "body": {"text": 5}},
+             {"endpoint": "recordImport", "body": {}}]
     client = create_app({"TESTING": True}).test_client()
     local = run_node(HERE / "quoridor_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
     for call, w in zip(calls, local):
-        s = client.post(f"/api/quoridor/{call['endpoint']}", json=call["body"])
+        s = client.post(_url(call["endpoint"]), json=call["body"])
         assert w == {"status": s.status_code, "body": s.get_json()}, call
         assert w["status"] == 400

@@ -60,9 +60,11 @@ export class QuoridorGame {
     return this.codes(Math.max(n, 0)).map((c) => this.decode(c));
   }
 
-  // The core's code of a square [x, y] or a wall [x, y, o] on this board (no check).
+  // The core's code of a square [x, y] or a wall [x, y, o] on this board; -1 (refused as off
+  // the board) for one that is not on it, as engine.py's encode.
   encode(move) {
-    const [x, y, o] = move;
+    const [x, y, o] = move, limit = o ? this.size - 1 : this.size;
+    if (!(x >= 0 && y >= 0 && x < limit && y < limit)) return -1;
     return o ? this.core.fn.qr_wall_move(this.board, o === "v" ? 1 : 0, x, y)
       : this.core.fn.qr_pawn_move(this.board, x, y);
   }

@@ -33,7 +33,12 @@ const refuse = (message, field, extra) => new LocalApiError(400, message, field,
 
 // ---- request shapes (schemas.py; the JSON schema's own wording differs, the field does not) ----
 
-const repr = (v) => (typeof v === "string" ? `'${v}'` : JSON.stringify(v));
+// A value as Python's repr() writes it in the server's messages (strings quoted as Python does).
+function repr(v) {
+  if (typeof v !== "string") return JSON.stringify(v);
+  if (v.includes("'") && !v.includes('"')) return `"${v}"`;
+  return `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
 
 function object(raw, field, allowed, required) {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw refuse(`${field}: ${repr(raw)} is not of type 'object'`, field);
@@ -89,9 +94,13 @@ function requestShape(body, required, optional = []) {
 const squareName = ([x, y]) => `${COLUMNS[x]}${y + 1}`;
 const moveName = (m) => `${squareName(m)}${m[2] || ""}`;
 
+// rules.parse_move: "e2" -> [4, 1], "e3v" -> [4, 2, "v"]; board bounds are checked later.
 function parseMove(text) {
-  const t = text.trim().toLowerCase(), orient = "hv".includes(t.slice(-1)) ? t.slice(-1) : null;
-  const body = orient ? t.slice(0, -1) : t;
+  const t = text.trim().toLowerCase(), last = t.slice(-1);
+  const orient = last === "h" || last === "v" ? last : null, body = orient ? t.slice(0, -1) : t;
+  if (body.length < 2 || !COLUMNS.includes(body[0]) || !/^[0-9]+$/.test(body.slice(1))) {
+    throw new Error(`${repr(text)} is no move: expected a square like e2 or a wall like e3v`);
+  }
   const x = COLUMNS.indexOf(body[0]), y = Number(body.slice(1)) - 1;
   return orient ? [x, y, orient] : [x, y];
 }
@@ -145,6 +154,64 @@ const resigned = (game) => game.moves.length > 0 && game.moves[game.moves.length
 const withMove = (game, move) => ({ ...game, moves: [...game.moves, move] });
 const toJson = (game) => ({ size: game.size, walls: game.walls, edge_diagonal: game.edge_diagonal,
                             moves: [...game.moves] });
+
+// ---- the text record (record_text.py, record.py's game_to_text / game_from_text) --------------
+
+function gameToText(game, result) {
+  const lines = ["# soloshop quoridor record", "game quoridor", `size ${game.size}`, `walls ${game.walls}`,
+                 `edge_diagonal ${game.edge_diagonal ? "yes" : "no"}`];
+  if (result !== null) lines.push(`result ${result}`);
+  for (let start = 0; start < game.moves.length; start += 20) {
+    lines.push(`moves ${game.moves.slice(start, start + 20).join(" ")}`);
+  }
+  if (!game.moves.length) lines.push("moves");
+  return `${lines.join("\n")}\n`;
+}
+
+const KEYS = ["size", "walls", "edge_diagonal", "result"];
+
+// record_text.loads: the record's keys, moves as one list; the error names the line.
+function loadText(text, field) {
+  const values = { moves: [] };
+  text.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).forEach((raw, i) => {
+    const line = raw.split("#", 1)[0].trim();
+    if (!line) return;
+    const space = line.indexOf(" ");
+    const key = (space < 0 ? line : line.slice(0, space)).toLowerCase();
+    const value = space < 0 ? "" : line.slice(space + 1).trim();
+    if (key === "moves") values.moves.push(...value.split(/\s+/).filter(Boolean));
+    else if (key === "game") {
+      if (value.toLowerCase() !== "quoridor") {
+        throw refuse(`${field}: line ${i + 1}: this is a ${repr(value)} record, not quoridor`, field);
+      }
+    } else if (KEYS.includes(key)) values[key] = value;
+    else {
+      throw refuse(`${field}: line ${i + 1}: unknown key ${repr(key)}; the keys are ${["game", ...KEYS, "moves"].join(", ")}`, field);
+    }
+  });
+  return values;
+}
+
+function gameFromText(text, field = "text") {
+  const values = loadText(text, field);
+  const size = values.size ?? "9";
+  if (!["5", "7", "9"].includes(size)) throw refuse(`${field}: size ${repr(size)}: the arcade plays 5, 7 or 9`, field);
+  const walls = values.walls ?? String(defaultWalls(Number(size)));
+  if (!/^[0-9]+$/.test(walls) || Number(walls) > CONFIG.MAX_WALLS) {
+    throw refuse(`${field}: walls ${repr(walls)}: a number 0..${CONFIG.MAX_WALLS}`, field);
+  }
+  const edge = (values.edge_diagonal ?? "yes").toLowerCase();
+  if (edge !== "yes" && edge !== "no") throw refuse(`${field}: edge_diagonal ${repr(edge)}: yes or no`, field);
+  values.moves.forEach((move, i) => {
+    if (move.toLowerCase() === RESIGN) return;
+    try {
+      parseMove(move);
+    } catch (error) {
+      throw refuse(`${field}: move ${i + 1}: ${error.message}`, field);
+    }
+  });
+  return parseGame({ size: Number(size), walls: Number(walls), edge_diagonal: edge === "yes", moves: values.moves }, field);
+}
 
 // ---- one request's work (session.py) ---------------------------------------------------------
 
@@ -331,6 +398,23 @@ export function makeLocalApi(core) {
         positions.push(s.position(after, after.moves.length));
         return { move: raw.move, elapsed_ms: round1(elapsed), analysis, state: s.state(after, positions) };
       });
+    },
+
+    recordExport(body) {
+      requestShape(body, ["game"]);
+      const game = parseGame(body.game);
+      const result = withSession(core, game, (s) => s.state(game, s.replay(game))).result;
+      return { text: gameToText(game, result ? result.text : null),
+               filename: `quoridor-${game.size}x${game.size}-${game.moves.length}-moves.txt` };
+    },
+
+    recordImport(body) {
+      object(body, "body", ["text"], ["text"]);
+      if (typeof body.text !== "string") throw refuse(`text: ${repr(body.text)} is not of type 'string'`, "text");
+      if (body.text.length > 200000) throw refuse("text: the record is longer than 200000 characters", "text");
+      const game = gameFromText(body.text);
+      return { game: toJson(game),
+               state: withSession(core, game, (s) => s.state(game, s.replay(game, "text"))) };
     },
 
     analyze(body) {
