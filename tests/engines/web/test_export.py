@@ -1,5 +1,6 @@
 """`engines export DIR`: the arcade as static files, served by a plain `python3 -m http.server`
-(no Flask anywhere), plays a game against the in-page engine in Chromium."""
+(no Flask anywhere), plays a Go game and a whole Quoridor game against the in-page engines in
+Chromium."""
 import subprocess
 import sys
 
@@ -9,7 +10,9 @@ from click.testing import CliRunner
 from engines.cli import main
 from engines.web.export import ExportError, export_site, relative
 from plumbing.ports import free_port, wait_for_port
+from tests.engines.web.pages import GamePage
 from tests.engines.web.test_browser import click, moves, wait_idle
+from tests.engines.web.test_quoridor_browser import lit, play_forward_to_the_end
 
 pytestmark = pytest.mark.wasm
 
@@ -63,8 +66,24 @@ def test_the_export_plays_from_a_plain_static_server(page, tmp_path):
         page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
                                timeout=20_000)
         assert moves(page)[0] == "E5"
+        _play_quoridor(page, f"http://127.0.0.1:{port}/")
     finally:
         server.terminate()
         server.wait()
     assert not [u for u in requests if "/api/" in u]
     assert any(u.endswith("/static/wasm/go.wasm") for u in requests)
+    assert any(u.endswith("/static/wasm/quoridor.wasm") for u in requests)
+
+
+def _play_quoridor(page, root):
+    """A whole 5x5 Quoridor game from the export's landing page, against the in-page engine."""
+    page.goto(root)
+    page.click(".game-card >> text=Quoridor")
+    g = GamePage(page, "quoridor")
+    g.wait_idle()
+    assert page.url.endswith("/quoridor/") and page.is_disabled("#engine-where")
+    page.select_option("#size", "5")
+    page.fill("#seconds-p2", "0.05")
+    g.click("#new-game")
+    assert lit(page) == ["b1", "c2", "d1"]
+    play_forward_to_the_end(g)

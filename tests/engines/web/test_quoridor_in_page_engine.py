@@ -7,7 +7,7 @@ import pytest
 from engines import wasm
 from engines.web.serve import arcade_thread
 from tests.engines.web.pages import GamePage
-from tests.engines.web.test_quoridor_browser import lit, square, wall
+from tests.engines.web.test_quoridor_browser import lit, play_forward_to_the_end, square, wall
 
 pytestmark = pytest.mark.wasm
 
@@ -17,12 +17,6 @@ def built_cores():
     """The cores' WebAssembly builds where the arcade serves them (what `make wasm` does)."""
     for game in wasm.HEADERS:
         wasm.build(game)
-
-
-def _forward(page, player):
-    """The lit square furthest toward PLAYER's goal row (player 0 goes up)."""
-    squares = lit(page)
-    return max(squares, key=lambda s: int(s[1:]) if player == 0 else -int(s[1:]))
 
 
 def test_a_whole_game_against_the_in_page_engine_with_the_server_stopped(page):
@@ -38,15 +32,7 @@ def test_a_whole_game_against_the_in_page_engine_with_the_server_stopped(page):
     assert page.locator('#board [data-placed="b3h"]').count() == 1 and g.data("walls-left")[0] == "2"
     g.click(wall("a3h"))                              # overlaps b3h: the core's reason, the server's words
     assert "move 3 (a3h) by player 1 is illegal: overlaps a wall" in g.message()
-    for _ in range(40):
-        if g.data("over") == "1":
-            break
-        g.click(square(_forward(page, 0)))
-        page.wait_for_function("() => { const d = document.getElementById('quoridor-app').dataset;"
-                               " return d.busy === '0' && (d.over === '1' || d.toMove === 'p1'); }",
-                               timeout=20_000)
-    assert g.data("over") == "1", g.moves()
-    assert "Game over: player" in page.text_content("#status")
+    play_forward_to_the_end(g)
     assert not [u for u in g.requests if "/api/" in u], "the in-page engine called the server"
     assert any(u.endswith("/static/wasm/quoridor.wasm") for u in g.requests)
 
