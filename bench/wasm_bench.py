@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.worker_site import worker_page  # noqa: E402
 from engines import wasm  # noqa: E402
 from engines.go._core import ffi, lib  # noqa: E402
 
@@ -101,49 +102,17 @@ def main() -> int:
 
 def chromium_worker(wasm_dir: Path, middle, playouts: int, rounds: int) -> dict:
     """Playouts a second of analyze requests answered by the in-page engine in Chromium."""
-    from playwright.sync_api import sync_playwright
-
-    from plumbing.chromium import launch
-    from plumbing.ports import free_port, wait_for_port
-
-    site = wasm_dir / "site"
-    shutil.copytree(ROOT / "engines" / "web" / "static" / "engine", site / "engine")
-    shutil.copytree(wasm_dir, site / "wasm", ignore=shutil.ignore_patterns("site"))
-    (site / "index.html").write_text(
-        '<!doctype html><script type="module">window.t0 = performance.now();'
-        'const w = new Worker("engine/worker.js?game=go", {type: "module"});'
-        'const waiting = new Map(); let n = 0;'
-        'window.ready = new Promise((ok) => { w.onmessage = ({data}) => {'
-        '  if ("ready" in data) { window.readyMs = performance.now() - window.t0; return ok(data); }'
-        '  waiting.get(data.id)(data); }; });'
-        'window.call = (endpoint, body) => new Promise((ok) => { const id = ++n;'
-        '  waiting.set(id, ok); w.postMessage({id, endpoint, body}); });</script>')
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
-                               "127.0.0.1"], cwd=site, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
     moves = {"opening": [], "middle": [m_text(m) for m in middle]}
     found = {"opening": [], "middle": []}
-    try:
-        wait_for_port(port)
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.evaluate("window.ready")
-            ready_ms = page.evaluate("window.readyMs")
-            for r in range(rounds):
-                for name in ("opening", "middle"):
-                    answer = page.evaluate(
-                        "([moves, playouts, seed]) => call('analyze', {game: {size: 9, moves},"
-                        " budget: {playouts, seconds: 1}, seed})",
-                        [moves[name], min(playouts, 20000), 1 + r])
-                    body = answer["body"]
-                    found[name].append(body["playouts"] / (body["elapsed_ms"] / 1000))
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
+    with worker_page(wasm_dir, "go") as (page, ready_ms):
+        for r in range(rounds):
+            for name in ("opening", "middle"):
+                answer = page.evaluate(
+                    "([moves, playouts, seed]) => call('analyze', {game: {size: 9, moves},"
+                    " budget: {playouts, seconds: 1}, seed})",
+                    [moves[name], min(playouts, 20000), 1 + r])
+                body = answer["body"]
+                found[name].append(body["playouts"] / (body["elapsed_ms"] / 1000))
     return {**found, "ready_ms": ready_ms}
 
 

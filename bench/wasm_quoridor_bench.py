@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.worker_site import worker_page  # noqa: E402
 from engines import wasm  # noqa: E402
 from engines.web import create_app  # noqa: E402
 
@@ -46,46 +47,14 @@ def rate(answer: dict) -> float:
 
 
 def chromium_worker(wasm_dir: Path, requests: dict, rounds: int) -> dict:
-    """Nodes a second of analyze requests answered by the in-page engine in Chromium."""
-    from playwright.sync_api import sync_playwright
-
-    from plumbing.chromium import launch
-    from plumbing.ports import free_port, wait_for_port
-
-    site = wasm_dir / "site"
-    shutil.copytree(STATIC / "engine", site / "engine")
-    shutil.copytree(wasm_dir, site / "wasm", ignore=shutil.ignore_patterns("site", "*.json.in"))
-    (site / "index.html").write_text(
-        '<!doctype html><script type="module">window.t0 = performance.now();'
-        'const w = new Worker("engine/worker.js?game=quoridor", {type: "module"});'
-        'const waiting = new Map(); let n = 0;'
-        'window.ready = new Promise((ok) => { w.onmessage = ({data}) => {'
-        '  if ("ready" in data) { window.readyMs = performance.now() - window.t0; return ok(data); }'
-        '  waiting.get(data.id)(data); }; });'
-        'window.call = (endpoint, body) => new Promise((ok) => { const id = ++n;'
-        '  waiting.set(id, ok); w.postMessage({id, endpoint, body}); });</script>')
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
-                               "127.0.0.1"], cwd=site, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    """The analyses of the in-page engine in Chromium's worker, round by round."""
     found = {name: [] for name in requests}
-    try:
-        wait_for_port(port)
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.evaluate("window.ready")
-            ready_ms = page.evaluate("window.readyMs")
-            for _ in range(rounds):
-                for name, body in requests.items():
-                    answer = page.evaluate("(body) => call('analyze', body)", body)
-                    assert answer["status"] == 200, answer
-                    found[name].append(answer["body"])
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
+    with worker_page(wasm_dir, "quoridor") as (page, ready_ms):
+        for _ in range(rounds):
+            for name, body in requests.items():
+                answer = page.evaluate("(body) => call('analyze', body)", body)
+                assert answer["status"] == 200, answer
+                found[name].append(answer["body"])
     return {**found, "ready_ms": ready_ms}
 
 

@@ -156,7 +156,7 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     for call in calls:
         answer = client.post(_url(call["endpoint"]), json=call["body"])
         server.append({"status": answer.status_code, "body": answer.get_json()})
-    local = run_node(HERE / "quoridor_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
+    local = run_node(HERE / "local_api.mjs", {"game": "quoridor", "calls": calls}, wasm_dir)["answers"]
     assert {a["status"] for a in server} == {200, 400, 422}   # the sample covers refusals too
     reasons = {a["body"].get("reason") for a in server}
     assert {"overlaps a wall", "crosses a wall", "the pawn to move cannot reach it",
@@ -190,7 +190,7 @@ def test_a_malformed_request_is_refused_as_the_schema_words_it(wasm_dir):
              {"endpoint": "recordImport", "body": {"text": 5}},
              {"endpoint": "recordImport", "body": {}}]
     client = create_app({"TESTING": True}).test_client()
-    local = run_node(HERE / "quoridor_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
+    local = run_node(HERE / "local_api.mjs", {"game": "quoridor", "calls": calls}, wasm_dir)["answers"]
     for call, w in zip(calls, local):
         s = client.post(_url(call["endpoint"]), json=call["body"])
         assert w == {"status": s.status_code, "body": s.get_json()}, call

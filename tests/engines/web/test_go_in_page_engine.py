@@ -5,18 +5,10 @@ import re
 
 import pytest
 
-from engines import wasm
 from engines.web.serve import arcade_thread
 from tests.engines.web.test_browser import click, moves, open_go, wait_idle
 
-pytestmark = pytest.mark.wasm
-
-
-@pytest.fixture(scope="module", autouse=True)
-def built_cores():
-    """The cores' WebAssembly builds where the arcade serves them (what `make wasm` does)."""
-    for game in wasm.HEADERS:
-        wasm.build(game)
+pytestmark = [pytest.mark.wasm, pytest.mark.usefixtures("wasm_built")]
 
 
 def test_the_engine_in_the_page_plays_without_the_api(page, arcade_url):

@@ -4,19 +4,11 @@ Flask server stopped; the page stays responsive while it searches; and when the 
 away mid-game, the page says so and plays on with it."""
 import pytest
 
-from engines import wasm
 from engines.web.serve import arcade_thread
 from tests.engines.web.pages import GamePage
 from tests.engines.web.test_quoridor_browser import lit, play_forward_to_the_end, square, wall
 
-pytestmark = pytest.mark.wasm
-
-
-@pytest.fixture(scope="module", autouse=True)
-def built_cores():
-    """The cores' WebAssembly builds where the arcade serves them (what `make wasm` does)."""
-    for game in wasm.HEADERS:
-        wasm.build(game)
+pytestmark = [pytest.mark.wasm, pytest.mark.usefixtures("wasm_built")]
 
 
 def test_a_whole_game_against_the_in_page_engine_with_the_server_stopped(page):

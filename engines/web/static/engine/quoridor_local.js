@@ -6,6 +6,9 @@
 // does on the server. tests/engines/wasm/test_quoridor_local_api.py compares the two documents
 // field for field.
 import { QuoridorGame, QuoridorSearch, REFUSALS, SCORE_WIN, SEARCH_MAX_DEPTH } from "./quoridor_core.js";
+import { LocalApiError, refuse } from "./local_api.js";
+
+export { LocalApiError };  // worker.js tells refusals from failures by it
 
 const COLUMNS = "abcdefghi";
 const RESIGN = "resign";
@@ -20,16 +23,6 @@ export const CONFIG = { MAX_SECONDS: 1.0, DEFAULT_SECONDS: 0.5, MAX_NODES: 50000
 // session.py's WALL_REASONS: what the page says about a wall the rules refuse (by QR_ERR_*).
 const WALL_REASONS = { 1: "the game is over", 2: "off the board's grooves", 4: "no walls left",
                        5: "overlaps a wall", 6: "crosses a wall", 7: "blocks every path of a pawn to its goal row" };
-
-// An answer the API refuses, as the server's ApiError: status and the JSON document.
-export class LocalApiError extends Error {
-  constructor(status, message, field, extra = {}) {
-    super(message);
-    this.status = status;
-    this.body = { error: message, ...(field ? { field } : {}), ...extra };
-  }
-}
-const refuse = (message, field, extra) => new LocalApiError(400, message, field, extra);
 
 // ---- request shapes (schemas.py; the JSON schema's own wording differs, the field does not) ----
 
