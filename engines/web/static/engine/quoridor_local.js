@@ -24,7 +24,7 @@ export const CONFIG = { MAX_SECONDS: 1.0, DEFAULT_SECONDS: 0.5, MAX_NODES: 50000
 const WALL_REASONS = { 1: "the game is over", 2: "off the board's grooves", 4: "no walls left",
                        5: "overlaps a wall", 6: "crosses a wall", 7: "blocks every path of a pawn to its goal row" };
 
-// ---- request shapes (schemas.py; the JSON schema's own wording differs, the field does not) ----
+// ---- request shapes (schemas.py, worded as jsonschema words the common mistakes) -------------
 
 // A value as Python's repr() writes it in the server's messages (strings quoted as Python does).
 function repr(v) {
