@@ -73,7 +73,7 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     for call in calls:
         answer = client.post(f"/api/go/{call['endpoint']}", json=call["body"])
         server.append({"status": answer.status_code, "body": answer.get_json()})
-    local = run_node(HERE / "go_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
+    local = run_node(HERE / "local_api.mjs", {"game": "go", "calls": calls}, wasm_dir)["answers"]
     statuses = {a["status"] for a in server}
     assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
     assert any(a["body"].get("result") and a["body"]["result"]["dead"] for a in server)
@@ -87,7 +87,7 @@ def test_a_malformed_move_is_refused_naming_it(wasm_dir):
     field with the status the server gives."""
     calls = [{"endpoint": "state", "body": {"game": {"size": 9, "moves": ["E5", "Z9"]}}},
              {"endpoint": "play", "body": {"game": {"size": 9, "moves": []}, "move": [9, 0]}}]
-    answers = run_node(HERE / "go_local_api.mjs", {"calls": calls}, wasm_dir)["answers"]
+    answers = run_node(HERE / "local_api.mjs", {"game": "go", "calls": calls}, wasm_dir)["answers"]
     assert answers[0] == {"status": 400, "body": {
         "error": "game.moves[1]: 'Z9' is not a vertex (expected e.g. D4 or pass)",
         "field": "game.moves[1]"}}

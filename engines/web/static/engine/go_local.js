@@ -4,6 +4,9 @@
 // calls and answers into documents, as session.py does on the server. A parity test
 // (tests/engines/wasm/test_go_local_api.py) compares the two documents field for field.
 import { GoGame, GoSearch, ERRORS } from "./go_core.js";
+import { LocalApiError, refuse } from "./local_api.js";
+
+export { LocalApiError };
 
 const COLUMNS = "ABCDEFGHJKLMNOPQRST";  // GTP skips I
 const RESIGN = "resign";
@@ -11,16 +14,6 @@ const COLOR = { b: 1, w: 2 };
 const NAMES = { b: "black", w: "white" };
 export const CONFIG = { MAX_PLAYOUTS: 20000, MAX_SECONDS: 1.0, DEFAULT_PLAYOUTS: 5000,
                         MAX_MOVES: 1000, JUDGE_PLAYOUTS: 1000, MIN_SIZE: 5, MAX_SIZE: 19 };
-
-// An answer the API refuses, as the server's ApiError: status and the JSON document.
-export class LocalApiError extends Error {
-  constructor(status, message, field, extra = {}) {
-    super(message);
-    this.status = status;
-    this.body = { error: message, ...(field ? { field } : {}), ...extra };
-  }
-}
-const refuse = (message, field, extra) => new LocalApiError(400, message, field, extra);
 
 // ---- records (record.py) ------------------------------------------------------------------
 

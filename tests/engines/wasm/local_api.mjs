@@ -1,13 +1,14 @@
-// Answers API requests with the in-page Go API (engines/web/static/engine/go_local.js) over the
-// WebAssembly core, for test_go_local_api.py to compare with the server's answers.
+// Answers API requests with a game's in-page API (engines/web/static/engine/GAME_local.js) over
+// its WebAssembly core, for test_GAME_local_api.py to compare with the server's answers.
 import { readFileSync } from "fs";
 import { pathToFileURL } from "url";
 
 const request = JSON.parse(readFileSync(process.argv[2]));
+const game = request.game;
 const { loadCore } = await import(pathToFileURL(`${request.static}/engine/core.js`));
-const { makeLocalApi, LocalApiError } = await import(pathToFileURL(`${request.static}/engine/go_local.js`));
-const core = await loadCore(readFileSync(`${request.wasm}/go.wasm`),
-                            JSON.parse(readFileSync(`${request.wasm}/go.layout.json`)));
+const { makeLocalApi, LocalApiError } = await import(pathToFileURL(`${request.static}/engine/${game}_local.js`));
+const core = await loadCore(readFileSync(`${request.wasm}/${game}.wasm`),
+                            JSON.parse(readFileSync(`${request.wasm}/${game}.layout.json`)));
 const api = makeLocalApi(core);
 
 const answers = request.calls.map(({ endpoint, body }) => {
