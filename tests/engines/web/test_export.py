@@ -1,5 +1,5 @@
 """`engines export DIR`: the arcade as static files, served by a plain `python3 -m http.server`
-(no Flask anywhere), plays a game against the in-page engine in Chromium."""
+(no Flask anywhere), plays Go and Gomoku against the in-page engine in Chromium."""
 import subprocess
 import sys
 
@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from engines.cli import main
 from engines.web.export import ExportError, export_site, relative
 from plumbing.ports import free_port, wait_for_port
+from tests.engines.web.pages import GamePage
 from tests.engines.web.test_browser import click, moves, wait_idle
 
 pytestmark = pytest.mark.wasm
@@ -53,7 +54,7 @@ def test_the_export_plays_from_a_plain_static_server(page, tmp_path):
     try:
         wait_for_port(port)
         page.goto(f"http://127.0.0.1:{port}/")
-        page.click("text=Go")
+        page.click('h2:text-is("Go")')
         wait_idle(page)
         assert page.url.endswith("/go/")
         assert page.is_disabled("#engine-where") and page.input_value("#engine-where") == "page"
@@ -63,8 +64,19 @@ def test_the_export_plays_from_a_plain_static_server(page, tmp_path):
         page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
                                timeout=20_000)
         assert moves(page)[0] == "E5"
+        # Gomoku from the landing page: the engine replies, a refusal is the core's.
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.click('h2:text-is("Gomoku")')
+        g = GamePage(page, "gomoku")
+        g.wait_idle()
+        assert page.url.endswith("/gomoku/") and page.is_disabled("#engine-where")
+        g.click('#board [data-point="h8"]')
+        g.wait_moves(2)
+        g.click('#board [data-point="h8"]')
+        assert "move 3 (h8) by black is illegal: occupied" in g.message()
     finally:
         server.terminate()
         server.wait()
     assert not [u for u in requests if "/api/" in u]
     assert any(u.endswith("/static/wasm/go.wasm") for u in requests)
+    assert any(u.endswith("/static/wasm/gomoku.wasm") for u in requests)

@@ -1,5 +1,8 @@
-// The Gomoku page: the shared controller with Gomoku's board, settings and threat view.
+// The Gomoku page: the shared controller with Gomoku's board, settings and threat view; the
+// engine on the server or in the page (the core compiled to WebAssembly, in a Web Worker).
 import { startGame } from "../shared/controller.js";
+import { makeGameApi } from "../shared/api.js";
+import { engineSwitch, inPageEngine, routeCalls } from "../shared/engine_switch.js";
 import { renderBoard, onPointClick, emptyBoard } from "./board.js";
 
 const root = document.getElementById("gomoku-app");
@@ -8,6 +11,19 @@ const $ = (id) => document.getElementById(id);
 const NAMES = { b: "Black", w: "White" };
 const threatCache = new Map(); // record prefix -> {b, w}
 let handle = null;
+
+// The in-page engine answers every call the page makes, records included.
+const local = inPageEngine("gomoku");
+const inPage = {
+  call: (name, body, signal) => local.call(name, body, signal),
+  state: (game, signal) => local.call("state", { game }, signal),
+  play: (game, move, signal) => local.call("play", { game, move }, signal),
+  genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
+  analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
+  exportRecord: (game) => local.call("recordExport", { game }),
+  importRecord: (text) => local.call("recordImport", { text }),
+};
+const engine = engineSwitch(root);
 
 function requestThreats(game) {
   const key = `${game.size} ${game.rule} ${game.moves.join(" ")}`;
@@ -23,6 +39,7 @@ function requestThreats(game) {
 const adapter = {
   sides: ["b", "w"],
   sideName: (s) => NAMES[s],
+  api: (dataset) => routeCalls(makeGameApi(dataset), inPage, engine),
   newGame: () => ({ size: Number($("size").value), rule: $("rule").value }),
   applySettings: (game) => { $("size").value = String(game.size); $("rule").value = game.rule; },
   renderBoard(view) {
