@@ -32,10 +32,8 @@ def test_the_kind_names_are_the_reference_list():
     assert THREAT_KINDS == reference.KINDS
 
 
-@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
-def test_random_positions_agree(rule):
-    seen = set()
-    for seed in range(scaled(8)):
+def _random_games(rule, games, seen):
+    for seed in range(games):
         rng = random.Random(f"{rule}-{seed}")
         size = rng.choice([15, 20, 9, 15])
         with GomokuEngine(size=size, rule=rule, tt_megabytes=1) as engine:
@@ -51,6 +49,12 @@ def test_random_positions_agree(rule):
             # The final position too (a five on the board: fives and overlines around it).
             for color in "bw":
                 assert engine.threats(color) == _expected(engine, rule, color)
+
+
+def test_random_positions_agree():
+    seen = set()
+    for rule in ("freestyle", "standard", "renju"):
+        _random_games(rule, scaled(8), seen)
     assert seen == set(THREAT_KINDS), seen        # every kind came up
 
 
