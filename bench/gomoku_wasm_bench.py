@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from engines import wasm  # noqa: E402
 from engines.gomoku import GomokuEngine  # noqa: E402
 from engines.web.gomoku.record import point_name  # noqa: E402
+from wasm_bench import worker_page  # noqa: E402  (bench/, the script's folder)
 
 STATIC = ROOT / "engines" / "web" / "static"
 POSITIONS = {"opening": [(7, 7), (8, 8), (7, 8)],
@@ -67,46 +68,15 @@ def native_rate(moves, nodes: int) -> float:
 
 def chromium_rates(wasm_dir: Path, nodes: int, rounds: int) -> dict:
     """Nodes a second of analyze requests answered by the in-page engine in Chromium."""
-    from playwright.sync_api import sync_playwright
-
-    from plumbing.chromium import launch
-    from plumbing.ports import free_port, wait_for_port
-
-    site = wasm_dir / "site"
-    shutil.copytree(STATIC / "engine", site / "engine")
-    shutil.copytree(wasm_dir, site / "wasm", ignore=shutil.ignore_patterns("site"))
-    (site / "index.html").write_text(
-        '<!doctype html><script type="module">window.t0 = performance.now();'
-        'const w = new Worker("engine/worker.js?game=gomoku", {type: "module"});'
-        'const waiting = new Map(); let n = 0;'
-        'window.ready = new Promise((ok) => { w.onmessage = ({data}) => {'
-        '  if ("ready" in data) { window.readyMs = performance.now() - window.t0; return ok(data); }'
-        '  waiting.get(data.id)(data); }; });'
-        'window.call = (endpoint, body) => new Promise((ok) => { const id = ++n;'
-        '  waiting.set(id, ok); w.postMessage({id, endpoint, body}); });</script>')
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                              cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found = {name: [] for name in POSITIONS}
-    try:
-        wait_for_port(port)
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.evaluate("window.ready")
-            found["ready_ms"] = page.evaluate("window.readyMs")
-            for _ in range(rounds):
-                for name, moves in POSITIONS.items():
-                    answer = page.evaluate(
-                        "([moves, nodes]) => call('analyze', {game: {size: 15, moves},"
-                        " budget: {nodes, seconds: 1}})", [[point_name(m, 15) for m in moves], nodes])
-                    body = answer["body"]
-                    found[name].append(body["nodes"] / (body["elapsed_ms"] / 1000))
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
+    with worker_page(wasm_dir, "gomoku") as (page, found["ready_ms"]):
+        for _ in range(rounds):
+            for name, moves in POSITIONS.items():
+                answer = page.evaluate(
+                    "([moves, nodes]) => call('analyze', {game: {size: 15, moves},"
+                    " budget: {nodes, seconds: 1}})", [[point_name(m, 15) for m in moves], nodes])
+                body = answer["body"]
+                found[name].append(body["nodes"] / (body["elapsed_ms"] / 1000))
     return found
 
 

@@ -12,6 +12,7 @@ the figure is wasm playouts/s as a share of native (issue target: at least 60%).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -99,19 +100,23 @@ def main() -> int:
     return 0
 
 
-def chromium_worker(wasm_dir: Path, middle, playouts: int, rounds: int) -> dict:
-    """Playouts a second of analyze requests answered by the in-page engine in Chromium."""
+@contextlib.contextmanager
+def worker_page(wasm_dir: Path, game: str):
+    """A Chromium page (Playwright) served by http.server with engine/ and WASM_DIR's builds,
+    running GAME's in-page engine (engine/worker.js) and exposing `window.call(endpoint,
+    body)`; yields (page, ms from the page's load until the worker was ready)."""
     from playwright.sync_api import sync_playwright
 
     from plumbing.chromium import launch
     from plumbing.ports import free_port, wait_for_port
 
     site = wasm_dir / "site"
+    shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(ROOT / "engines" / "web" / "static" / "engine", site / "engine")
     shutil.copytree(wasm_dir, site / "wasm", ignore=shutil.ignore_patterns("site"))
     (site / "index.html").write_text(
         '<!doctype html><script type="module">window.t0 = performance.now();'
-        'const w = new Worker("engine/worker.js?game=go", {type: "module"});'
+        f'const w = new Worker("engine/worker.js?game={game}", {{type: "module"}});'
         'const waiting = new Map(); let n = 0;'
         'window.ready = new Promise((ok) => { w.onmessage = ({data}) => {'
         '  if ("ready" in data) { window.readyMs = performance.now() - window.t0; return ok(data); }'
@@ -122,8 +127,6 @@ def chromium_worker(wasm_dir: Path, middle, playouts: int, rounds: int) -> dict:
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
                                "127.0.0.1"], cwd=site, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-    moves = {"opening": [], "middle": [m_text(m) for m in middle]}
-    found = {"opening": [], "middle": []}
     try:
         wait_for_port(port)
         with sync_playwright() as pw:
@@ -131,19 +134,26 @@ def chromium_worker(wasm_dir: Path, middle, playouts: int, rounds: int) -> dict:
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/")
             page.evaluate("window.ready")
-            ready_ms = page.evaluate("window.readyMs")
-            for r in range(rounds):
-                for name in ("opening", "middle"):
-                    answer = page.evaluate(
-                        "([moves, playouts, seed]) => call('analyze', {game: {size: 9, moves},"
-                        " budget: {playouts, seconds: 1}, seed})",
-                        [moves[name], min(playouts, 20000), 1 + r])
-                    body = answer["body"]
-                    found[name].append(body["playouts"] / (body["elapsed_ms"] / 1000))
+            yield page, page.evaluate("window.readyMs")
             browser.close()
     finally:
         server.terminate()
         server.wait()
+
+
+def chromium_worker(wasm_dir: Path, middle, playouts: int, rounds: int) -> dict:
+    """Playouts a second of analyze requests answered by the in-page engine in Chromium."""
+    moves = {"opening": [], "middle": [m_text(m) for m in middle]}
+    found = {"opening": [], "middle": []}
+    with worker_page(wasm_dir, "go") as (page, ready_ms):
+        for r in range(rounds):
+            for name in ("opening", "middle"):
+                answer = page.evaluate(
+                    "([moves, playouts, seed]) => call('analyze', {game: {size: 9, moves},"
+                    " budget: {playouts, seconds: 1}, seed})",
+                    [moves[name], min(playouts, 20000), 1 + r])
+                body = answer["body"]
+                found[name].append(body["playouts"] / (body["elapsed_ms"] / 1000))
     return {**found, "ready_ms": ready_ms}
 
 

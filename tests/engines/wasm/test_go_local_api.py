@@ -9,8 +9,7 @@ import pytest
 
 from engines.go import GoEngine
 from engines.go.coords import to_gtp
-from engines.web import create_app
-from tests.engines.wasm.support import HERE, run_node
+from tests.engines.wasm.support import HERE, answers_both_ways, run_node, without_elapsed
 
 pytestmark = pytest.mark.wasm
 
@@ -58,28 +57,15 @@ def _calls(rng):
     return calls
 
 
-def _without_elapsed(doc):
-    if isinstance(doc, dict):
-        return {k: _without_elapsed(v) for k, v in doc.items() if k != "elapsed_ms"}
-    if isinstance(doc, list):
-        return [_without_elapsed(v) for v in doc]
-    return doc
-
-
 def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     calls = _calls(random.Random(3))
-    client = create_app({"TESTING": True}).test_client()
-    server = []
-    for call in calls:
-        answer = client.post(f"/api/go/{call['endpoint']}", json=call["body"])
-        server.append({"status": answer.status_code, "body": answer.get_json()})
-    local = run_node(HERE / "local_api.mjs", {"game": "go", "calls": calls}, wasm_dir)["answers"]
+    server, local = answers_both_ways("go", calls, wasm_dir)
     statuses = {a["status"] for a in server}
     assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
     assert any(a["body"].get("result") and a["body"]["result"]["dead"] for a in server)
     for call, s, w in zip(calls, server, local):
         assert w["status"] == s["status"], (call, w, s)
-        assert _without_elapsed(w["body"]) == _without_elapsed(s["body"]), call["endpoint"]
+        assert without_elapsed(w["body"]) == without_elapsed(s["body"]), call["endpoint"]
 
 
 def test_a_malformed_move_is_refused_naming_it(wasm_dir):

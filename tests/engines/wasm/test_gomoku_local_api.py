@@ -10,9 +10,8 @@ import random
 import pytest
 
 from engines.gomoku import GomokuEngine
-from engines.web import create_app
 from engines.web.gomoku.record import point_name
-from tests.engines.wasm.support import HERE, run_node
+from tests.engines.wasm.support import answers_both_ways, without_elapsed
 
 pytestmark = pytest.mark.wasm
 DOUBLE_THREE = ["f8", "a1", "g8", "a3", "h9", "a5", "h10", "a7"]  # renju: h8 is forbidden
@@ -94,25 +93,12 @@ def _calls(rng):
     return calls
 
 
-def _without_elapsed(doc):
-    if isinstance(doc, dict):
-        return {k: _without_elapsed(v) for k, v in doc.items() if k != "elapsed_ms"}
-    if isinstance(doc, list):
-        return [_without_elapsed(v) for v in doc]
-    return doc
-
-
 URLS = {"recordExport": "record/export", "recordImport": "record/import"}
 
 
 def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     calls = _calls(random.Random(5))
-    client = create_app({"TESTING": True}).test_client()
-    server = []
-    for call in calls:
-        answer = client.post(f"/api/gomoku/{URLS.get(call['endpoint'], call['endpoint'])}", json=call["body"])
-        server.append({"status": answer.status_code, "body": answer.get_json()})
-    local = run_node(HERE / "local_api.mjs", {"game": "gomoku", "calls": calls}, wasm_dir)["answers"]
+    server, local = answers_both_ways("gomoku", calls, wasm_dir, URLS)
     assert {200, 400, 422} <= {a["status"] for a in server}   # the sample covers refusals too
     bodies = [a["body"] for a in server if a["status"] == 200]
     results = {b["result"]["by"] for b in bodies if b.get("result")}
@@ -122,7 +108,7 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     assert any(a["body"].get("rule") == "double-three" for a in server)
     for call, s, w in zip(calls, server, local):
         assert w["status"] == s["status"], (call, w, s)
-        assert _without_elapsed(w["body"]) == _without_elapsed(s["body"]), call
+        assert without_elapsed(w["body"]) == without_elapsed(s["body"]), call
 
 
 def test_a_malformed_request_is_refused_naming_the_field(wasm_dir):
@@ -132,9 +118,7 @@ def test_a_malformed_request_is_refused_naming_the_field(wasm_dir):
              {"endpoint": "state", "body": {"game": {"size": 13, "moves": []}}},
              {"endpoint": "state", "body": {"game": {"size": 15, "rule": "pente", "moves": []}}},
              {"endpoint": "analyze", "body": {"game": {"size": 15, "moves": []}, "budget": {"nodes": 0}}}]
-    client = create_app({"TESTING": True}).test_client()
-    local = run_node(HERE / "local_api.mjs", {"game": "gomoku", "calls": calls}, wasm_dir)["answers"]
-    for call, w in zip(calls, local):
-        s = client.post(f"/api/gomoku/{call['endpoint']}", json=call["body"])
-        assert (w["status"], w["body"]["field"]) == (s.status_code, s.get_json()["field"]) == (400, w["body"]["field"])
+    server, local = answers_both_ways("gomoku", calls, wasm_dir)
+    for s, w in zip(server, local):
+        assert (w["status"], w["body"]["field"]) == (s["status"], s["body"]["field"]) == (400, w["body"]["field"])
     assert [w["body"]["field"] for w in local] == ["game.moves[1]", "game.size", "game.rule", "budget.nodes"]
