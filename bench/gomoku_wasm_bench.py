@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from engines import wasm  # noqa: E402
 from engines.gomoku import GomokuEngine  # noqa: E402
 from engines.web.gomoku.record import point_name  # noqa: E402
-from wasm_bench import worker_page  # noqa: E402  (bench/, the script's folder)
+from bench.worker_site import worker_page  # noqa: E402
 
 STATIC = ROOT / "engines" / "web" / "static"
 POSITIONS = {"opening": [(7, 7), (8, 8), (7, 8)],

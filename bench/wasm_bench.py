@@ -12,7 +12,6 @@ the figure is wasm playouts/s as a share of native (issue target: at least 60%).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import platform
@@ -28,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.worker_site import worker_page  # noqa: E402
 from engines import wasm  # noqa: E402
 from engines.go._core import ffi, lib  # noqa: E402
 
@@ -98,47 +98,6 @@ def main() -> int:
         print(f"  {name:8s} native {n:9,.0f} playouts/s   wasm Node {w:9,.0f} ({w / n:.0%})   "
               f"wasm Chromium worker {c:9,.0f} ({c / n:.0%})")
     return 0
-
-
-@contextlib.contextmanager
-def worker_page(wasm_dir: Path, game: str):
-    """A Chromium page (Playwright) served by http.server with engine/ and WASM_DIR's builds,
-    running GAME's in-page engine (engine/worker.js) and exposing `window.call(endpoint,
-    body)`; yields (page, ms from the page's load until the worker was ready)."""
-    from playwright.sync_api import sync_playwright
-
-    from plumbing.chromium import launch
-    from plumbing.ports import free_port, wait_for_port
-
-    site = wasm_dir / "site"
-    shutil.rmtree(site, ignore_errors=True)
-    shutil.copytree(ROOT / "engines" / "web" / "static" / "engine", site / "engine")
-    shutil.copytree(wasm_dir, site / "wasm", ignore=shutil.ignore_patterns("site"))
-    (site / "index.html").write_text(
-        '<!doctype html><script type="module">window.t0 = performance.now();'
-        f'const w = new Worker("engine/worker.js?game={game}", {{type: "module"}});'
-        'const waiting = new Map(); let n = 0;'
-        'window.ready = new Promise((ok) => { w.onmessage = ({data}) => {'
-        '  if ("ready" in data) { window.readyMs = performance.now() - window.t0; return ok(data); }'
-        '  waiting.get(data.id)(data); }; });'
-        'window.call = (endpoint, body) => new Promise((ok) => { const id = ++n;'
-        '  waiting.set(id, ok); w.postMessage({id, endpoint, body}); });</script>')
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
-                               "127.0.0.1"], cwd=site, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        wait_for_port(port)
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.evaluate("window.ready")
-            yield page, page.evaluate("window.readyMs")
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
 
 
 def chromium_worker(wasm_dir: Path, middle, playouts: int, rounds: int) -> dict:

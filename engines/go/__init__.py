@@ -20,6 +20,8 @@ The engine's Python API (``from engines.go import GoEngine, IllegalMove``)::
         ko: tuple | None
         def genmove(self, color, playouts=None, seconds=None) -> tuple | None | str
             # point, None=pass, or 'resign'; plays it on the board; releases the GIL
+        def genmove_analyzed(self, color, playouts=None, seconds=None) -> (move, dict)
+            # genmove, and the analysis (as analyze's) of the search that chose the move
         def analyze(self, color, playouts=None, seconds=None) -> dict
             # no move played: {'winrate': float (for color), 'playouts': int, 'seconds': float,
             #  'root_visits': int (this search's playouts plus visits kept from earlier ones),

@@ -187,42 +187,50 @@ class GoEngine:
 
     def genmove(self, color, playouts=None, seconds=None):
         """Search, play and return the move: (x, y), None for a pass, or 'resign' (not played)."""
+        return self.genmove_analyzed(color, playouts, seconds)[0]
+
+    def genmove_analyzed(self, color, playouts=None, seconds=None):
+        """genmove, and the analysis (as `analyze` gives it) of the search that chose the move."""
         with self._lock:
             code, res = self._search(color, playouts, seconds)
+            analysis = self._analysis(res)
             if res.move_x == -2:
-                return "resign"
+                return "resign", analysis
             x, y = res.move_x, res.move_y
             err = lib.go_game_play(self.game, code, x, y, self._cap, self._ncap)
             if err:  # cannot happen for a searched move; never leave the game inconsistent
                 raise IllegalMove(f"{_WHY.get(err, 'illegal')}: engine move {(x, y)}")
-            return None if x < 0 else (x, y)
+            return (None if x < 0 else (x, y)), analysis
 
     def analyze(self, color, playouts=None, seconds=None) -> dict:
         """Search without playing: win rate for color, candidates, principal variation, ownership."""
         with self._lock:
             _, res = self._search(color, playouts, seconds)
-            n = self.size
+            return self._analysis(res)
 
-            def point(x, y):
-                return None if x < 0 else (x, y)
+    def _analysis(self, res) -> dict:
+        n = self.size
 
-            return {
-                "winrate": float(res.winrate),
-                "playouts": int(res.playouts),
-                "seconds": float(res.seconds),
-                "root_visits": int(res.tree_playouts),   # includes visits kept from earlier searches
-                "candidates": [
-                    {
-                        "move": point(res.cand_x[i], res.cand_y[i]),
-                        "visits": int(res.cand_visits[i]),
-                        "prior": float(res.cand_prior[i]),
-                        "winrate": float(res.cand_winrate[i]),
-                    }
-                    for i in range(res.ncandidates)
-                ],
-                "pv": [point(res.pv_x[i], res.pv_y[i]) for i in range(res.npv)],
-                "ownership": [[float(res.ownership[y * n + x]) for x in range(n)] for y in range(n)],
-            }
+        def point(x, y):
+            return None if x < 0 else (x, y)
+
+        return {
+            "winrate": float(res.winrate),
+            "playouts": int(res.playouts),
+            "seconds": float(res.seconds),
+            "root_visits": int(res.tree_playouts),   # includes visits kept from earlier searches
+            "candidates": [
+                {
+                    "move": point(res.cand_x[i], res.cand_y[i]),
+                    "visits": int(res.cand_visits[i]),
+                    "prior": float(res.cand_prior[i]),
+                    "winrate": float(res.cand_winrate[i]),
+                }
+                for i in range(res.ncandidates)
+            ],
+            "pv": [point(res.pv_x[i], res.pv_y[i]) for i in range(res.npv)],
+            "ownership": [[float(res.ownership[y * n + x]) for x in range(n)] for y in range(n)],
+        }
 
     # ---- scoring ------------------------------------------------------------------------------
 

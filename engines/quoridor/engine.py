@@ -124,6 +124,13 @@ class QuoridorEngine:
         d = lib.qr_board_path_length(self.board, player)
         return None if d < 0 else d
 
+    def shortest_path(self, player: int) -> list:
+        """The squares after player's pawn along one shortest path to its goal row (pawns
+        ignored; the same path as rules.py's Game.shortest_path), [] if none."""
+        cells = ffi.new("int[]", lib.QR_MAX_CELLS)
+        n = lib.qr_board_shortest_path(self.board, player, cells)
+        return [self._decode(c) for c in cells[0:max(n, 0)]]
+
     def legal_pawn_moves(self) -> list:
         n = lib.qr_board_pawn_moves(self.board, self._buf) if self.winner is None else 0
         return [self._decode(c) for c in self._buf[0:n]]

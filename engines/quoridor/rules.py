@@ -242,6 +242,27 @@ class Game:
                     queue.append(t)
         return None
 
+    def shortest_path(self, player: int) -> list:
+        """The squares after player's pawn along one shortest path to its goal row (pawns
+        ignored), [] if none: the first a breadth-first search finds, trying the neighbours in
+        `neighbours` order (east, west, north, south)."""
+        start, goal = self.pawns[player], self.goal_row(player)
+        parent = {start: None}
+        queue = deque([start])
+        while queue:
+            square = queue.popleft()
+            if square[1] == goal:
+                path = []
+                while parent[square] is not None:
+                    path.append(square)
+                    square = parent[square]
+                return path[::-1]
+            for t in self.neighbours(square):
+                if t not in parent:
+                    parent[t] = square
+                    queue.append(t)
+        return []
+
     # ---- pawn moves ----
 
     def legal_pawn_moves(self) -> list:

@@ -41,6 +41,53 @@ int qr_board_path_length(const qr_board *b, int player)
     return qr_path_bfs(g, b->open_e, b->open_n, b->pawn[player], g->goal[player]);
 }
 
+/* The open steps from cell c in rules.py's order (east, west, north, south); returns the count. */
+static int path_neighbours(const qr_board *b, int c, int *out)
+{
+    int n = b->size, k = 0;
+    if (bb_test(b->open_e, c))
+        out[k++] = c + 1;
+    if (c % n > 0 && bb_test(b->open_e, c - 1))
+        out[k++] = c - 1;
+    if (bb_test(b->open_n, c))
+        out[k++] = c + n;
+    if (c >= n && bb_test(b->open_n, c - n))
+        out[k++] = c - n;
+    return k;
+}
+
+/* The cells from the start (excluded) to cell along parent[], into cells; returns the count. */
+static int path_trace(const int *parent, int cell, int *cells)
+{
+    int steps = 0;
+    for (int c = cell; parent[c] >= 0; c = parent[c])
+        steps++;
+    for (int i = steps - 1, c = cell; i >= 0; i--, c = parent[c])
+        cells[i] = c;
+    return steps;
+}
+
+int qr_board_shortest_path(const qr_board *b, int player, int *cells)
+{
+    const qr_geom *g = qr_geom_b(b);
+    int parent[QR_MAX_CELLS], queue[QR_MAX_CELLS], head = 0, tail = 0, next[4];
+    for (int i = 0; i < g->cells; i++)
+        parent[i] = -2; /* not reached; the start's parent is -1 */
+    parent[b->pawn[player]] = -1;
+    queue[tail++] = b->pawn[player];
+    while (head < tail) {
+        int c = queue[head++];
+        if (bb_test(g->goal[player], c))
+            return path_trace(parent, c, cells);
+        for (int i = 0, k = path_neighbours(b, c, next); i < k; i++)
+            if (parent[next[i]] == -2) {
+                parent[next[i]] = c;
+                queue[tail++] = next[i];
+            }
+    }
+    return -1;
+}
+
 /* ---- Walls -------------------------------------------------------------------------------- */
 
 uint64_t qr_walls_overlapped(const qr_board *b, int vertical)

@@ -107,6 +107,11 @@ int qr_board_legal_walls(const qr_board *b, int *moves);
 int qr_board_legal_moves(const qr_board *b, int *moves);
 /* Steps on the shortest path of player's pawn to its goal row (pawns ignored), -1 if none. */
 int qr_board_path_length(const qr_board *b, int player);
+/* One shortest path of player's pawn (pawns ignored) into cells (room for QR_MAX_CELLS): the
+   squares after the pawn's, in order, to the goal row. The first one a breadth-first search
+   finds, stepping east, west, north, south (rules.py's Game.shortest_path). Returns the steps
+   (qr_board_path_length), -1 if none. */
+int qr_board_shortest_path(const qr_board *b, int player, int *cells);
 /* Zobrist keys, from one splitmix64 stream shared by every size (see rules.py): the pawn of
    player at (x, y), a wall at slot (x, y), player 1 to move, player holding count walls. */
 uint64_t qr_zobrist_pawn(int player, int x, int y);

@@ -141,6 +141,8 @@ SCHEMAS: dict[str, dict] = {
         "properties": {
             "move": {"type": "string", "description": "vertex, pass or resign"},
             "elapsed_ms": {"type": "number"},
+            "analysis": {**_ref("Analysis"),
+                         "description": "the search that chose the move, for the position before it"},
             "state": _ref("GoState"),
         },
     },

@@ -145,17 +145,20 @@ def ensure_playing(game: GoGame) -> None:
 
 
 def genmove(game: GoGame, budget: Budget, seed: int = 0) -> dict:
-    """Let the engine choose and play a move for the side to move."""
+    """Let the engine choose and play a move for the side to move, with the analysis of the
+    search that chose it."""
     ensure_playing(game)
     with open_engine(game, seed) as engine:
         positions = replay(engine, game)
         started = time.perf_counter()
-        point = engine.genmove(game.to_move, playouts=budget.playouts, seconds=budget.seconds)
+        point, raw = engine.genmove_analyzed(game.to_move, playouts=budget.playouts,
+                                             seconds=budget.seconds)
         elapsed = (time.perf_counter() - started) * 1000
         move = RESIGN if point == "resign" else point
         after = game.with_move(move)
         positions.append(_position(engine, after, len(after.moves)))
         return {"move": move_text(move, game.size), "elapsed_ms": round(elapsed, 1),
+                "analysis": analysis_document(raw, game, elapsed),
                 "state": state(engine, after, positions)}
 
 

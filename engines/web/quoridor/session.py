@@ -1,8 +1,8 @@
 """One request's work with the Quoridor engine: replay a record, play, search.
 
 Every request builds its own engine and closes it before answering (`activity.engine_scope`).
-Legal pawn squares, refused walls with their reasons, path lengths and the winner are the
-engine's answers; the page draws them and decides nothing.
+Legal pawn squares, refused walls with their reasons, both shortest paths and the winner are
+the engine's answers; the page draws them and decides nothing.
 """
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import time
 from engines.quoridor import rules
 from engines.web import activity
 from engines.web.errors import ApiError, EngineUnavailable, IllegalMoveError
-from engines.web.quoridor.paths import shortest_path
 from engines.web.quoridor.record import RESIGN, QuoridorGame
 from engines.web.search_budget import SearchBudget, win_share
 
@@ -67,7 +66,7 @@ def _position(engine, game: QuoridorGame, ply: int) -> dict:
             if why is not None:
                 refused[rules.wall_name(wall)] = WALL_REASONS.get(why, why.__doc__ or "illegal")
     pawns = engine.pawns
-    paths = [shortest_path(size, walls, pawns[p], size - 1 if p == 0 else 0) for p in (0, 1)]
+    paths = [engine.shortest_path(p) for p in (0, 1)]
     return {
         "ply": ply,
         "move": game.moves[ply - 1] if ply else None,

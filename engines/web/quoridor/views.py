@@ -21,10 +21,12 @@ def _budget(body: dict):
 
 @bp.get("/quoridor")
 def page():
-    """The Quoridor page; `?p1=engine&p2=engine&seconds=0.2&delay=0.5&size=7`."""
+    """The Quoridor page; `?p1=engine&p2=engine&seconds=0.2&delay=0.5&size=7&engine=page`."""
     options = page_options(request.args, current_app.config, {"p1": "p1", "p2": "p2"})
     options["size"] = int(request.args["size"]) if request.args.get("size") in ("5", "7", "9") else 9
-    return render_template("quoridor/page.html", options=options)
+    options["engine"] = "page" if request.args.get("engine") == "page" else "server"
+    return render_template("quoridor/page.html", options=options,
+                           engine_only=current_app.config.get("ENGINE_ONLY"))
 
 
 @bp.post("/api/quoridor/state")

@@ -158,6 +158,20 @@ static void op_rollout(fuzz *f)
     CHECK(same_board(b, &before));
 }
 
+/* qr_board_shortest_path: as many steps as the path length, each an open step (the BFS
+   above's geometry) that comes one closer to the goal row by the distance map. */
+static void check_shortest_path(const qr_board *b, int p, const int *dist)
+{
+    int cells[QR_MAX_CELLS], n = b->size, steps = qr_board_shortest_path(b, p, cells);
+    CHECK(steps == qr_board_path_length(b, p));
+    for (int i = 0, c = b->pawn[p]; i < steps; c = cells[i++]) {
+        int d = cells[i], x = c % n, y = c / n;
+        CHECK(d >= 0 && d < n * n && dist[d] == dist[c] - 1);
+        CHECK((d == c + 1 && open_east(b, x, y)) || (d == c - 1 && x > 0 && open_east(b, x - 1, y)) ||
+              (d == c + n && open_north(b, x, y)) || (d == c - n && y > 0 && open_north(b, x, y - 1)));
+    }
+}
+
 static void op_inspect(fuzz *f)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -170,6 +184,7 @@ static void op_inspect(fuzz *f)
     for (int p = 0; p < 2; p++) {
         qr_board_distances(b, p, dist);
         CHECK(dist[b->pawn[p]] == qr_board_path_length(b, p));
+        check_shortest_path(b, p, dist);
     }
     CHECK(same_board(b, &before));
 }

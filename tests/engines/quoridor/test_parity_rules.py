@@ -1,7 +1,7 @@
 """Parity: the C core (engine.py) and the readable rules (engines/quoridor/rules.py) agree on
 random games with random walls, on 5x5, 7x7 and 9x9, with either edge-diagonal variant.
 
-The suite plays 680 games in about 6 s of CPU (SOLOSHOP_PARITY_SCALE multiplies them: tests/engines/parity.py). Every ply compares the legal pawn moves, both path lengths, the Zobrist hash, the winner, the
+The suite plays 680 games in about 6 s of CPU (SOLOSHOP_PARITY_SCALE multiplies them: tests/engines/parity.py). Every ply compares the legal pawn moves, both path lengths and shortest paths, the Zobrist hash, the winner, the
 walls left and the side to move; the full legal-wall list on every ply of the small boards
 and on a share of 9x9 plies (random probes of every kind of wall otherwise); refusals of
 random moves by exception class; undo is mixed in. The contact-point shortcut of the C
@@ -24,6 +24,7 @@ def _compare(engine, game, full_walls, rng):
     assert engine.legal_pawn_moves() == game.legal_pawn_moves()
     for player in (0, 1):
         assert engine.path_length(player) == game.path_length(player)
+        assert engine.shortest_path(player) == game.shortest_path(player)
     m = game.size - 1
     if full_walls:
         assert engine.legal_walls() == game.legal_walls()

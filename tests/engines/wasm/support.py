@@ -31,17 +31,21 @@ def run_node(script: Path, payload: dict, wasm_dir: Path, timeout: float = 300) 
 
 
 def answers_both_ways(game: str, calls: list[dict], wasm_dir: Path, urls: dict | None = None):
-    """Each call ({endpoint, body}) answered by the Flask app's /api/GAME/ENDPOINT (URLS maps an
-    endpoint to its path where they differ) and by GAME's in-page API in Node (local_api.mjs):
-    two lists of {status, body}."""
+    """Each call ({endpoint, body, stream?}) answered by the Flask app's /api/GAME/ENDPOINT
+    (URLS maps an endpoint to its path where they differ; a stream's body is the list of its
+    NDJSON lines) and by GAME's in-page API in Node (local_api.mjs): two lists of {status, body}."""
     from engines.web import create_app
 
     client = create_app({"TESTING": True}).test_client()
     server = []
     for call in calls:
-        answer = client.post(f"/api/{game}/{(urls or {}).get(call['endpoint'], call['endpoint'])}",
-                             json=call["body"])
-        server.append({"status": answer.status_code, "body": answer.get_json()})
+        path = f"/api/{game}/{(urls or {}).get(call['endpoint'], call['endpoint'])}"
+        answer = client.post(path + ("/stream" if call.get("stream") else ""), json=call["body"])
+        if call.get("stream") and answer.status_code == 200:
+            lines = answer.get_data(as_text=True).splitlines()
+            server.append({"status": 200, "body": [json.loads(line) for line in lines]})
+        else:
+            server.append({"status": answer.status_code, "body": answer.get_json()})
     local = run_node(HERE / "local_api.mjs", {"game": game, "calls": calls}, wasm_dir)["answers"]
     return server, local
 

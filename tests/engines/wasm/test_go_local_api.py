@@ -1,6 +1,7 @@
 """The in-page Go API (engines/web/static/engine/go_local.js on the WebAssembly core) answers
 as the server does: for the same requests — random games replayed, moves played and refused,
-finished games scored with dead stones, engine moves and analyses with a fixed seed — the
+finished games scored with dead stones, engine moves and analyses with a fixed seed, streamed
+analyses step by step, SGF records written and read (or refused) — the
 documents are equal field for field (only the measured elapsed_ms differs), and so are the
 status codes and error documents of refused requests."""
 import random
@@ -48,13 +49,39 @@ def _calls(rng):
         budget = {"playouts": 300 + 100 * i}
         calls.append({"endpoint": "genmove", "body": {"game": game, "budget": budget, "seed": i}})
         calls.append({"endpoint": "analyze", "body": {"game": game, "budget": budget, "seed": 7}})
+    # Streamed analyses (the server's /analyze/stream): every step, the tree kept between them.
+    for i in range(3):
+        game = _random_record(rng, rng.choice([7, 9]), rng.randrange(0, 20), None)
+        calls.append({"endpoint": "analyze", "stream": True,
+                      "body": {"game": game, "budget": {"playouts": 200 + 150 * i}, "seed": i}})
+    # SGF records: written from random games (finished ones with their result), read back, and
+    # malformed or unsupported files refused with the same words.
+    for i in range(6):
+        game = _random_record(rng, rng.choice([5, 9, 13]), rng.randrange(0, 30), rng.choice(["passes", "resign", None]))
+        calls.append({"endpoint": "sgf/export", "body": {"game": game}})
+    calls += [{"endpoint": "sgf/import", "body": {"sgf": text}} for text in SGF_FILES]
     # Refused: an illegal move inside the record, a move after the end, over the caps.
     game = _random_record(rng, 9, 10, None)
     calls.append({"endpoint": "state", "body": {"game": {**game, "moves": game["moves"] + [game["moves"][-1]]}}})
     calls.append({"endpoint": "play", "body": {"game": {**game, "moves": game["moves"] + ["pass", "pass"]}, "move": "E5"}})
     calls.append({"endpoint": "genmove", "body": {"game": game, "budget": {"playouts": 50000}}})
     calls.append({"endpoint": "analyze", "body": {"game": {**game, "moves": ["resign", "E5"]}}})
+    calls.append({"endpoint": "analyze", "stream": True,
+                  "body": {"game": {**game, "moves": game["moves"] + ["resign"]}}})
     return calls
+
+
+SGF_FILES = [
+    "(;GM[1]FF[4]SZ[9]KM[6.5]RE[W+R];B[ee];W[cc];B[];W[dd])",
+    "(;FF[4]SZ[9]KM[7]\n;B[ee]\n(;W[ec];B[ce])(;W[gg]))",        # variations: the main line
+    "(;GaMe[1]SiZe[7]KM[0.5];B[dd];W[tt];B[cc]C[a \\] comment])",   # FF[3] names, tt pass
+    "(;SZ[9];B[ee];W[ee])",                  # an illegal move: occupied
+    "(;SZ[9];B[ee];B[cc])",                  # out of turn
+    "(;SZ[9]AB[aa:bb];B[ee])",               # setup stones
+    "(;SZ[25];B[aa])", "(;SZ[9:7])", "(;SZ[x])", "(;GM[2])", "(;KM[abc])",
+    "(;SZ[9];B[zz])", "(;SZ[9];B[e])", "(;SZ[9];B[ee]", "(;SZ[9];B[ee", "(;B[ee];AB[cc])",
+    "(;SZ[9](;B[ee]);W[cc])", "()", "no tree", "(;SZ[9];B[ee]x)", "(;SZ[9];B)",
+]
 
 
 def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
@@ -62,7 +89,11 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     server, local = answers_both_ways("go", calls, wasm_dir)
     statuses = {a["status"] for a in server}
     assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
-    assert any(a["body"].get("result") and a["body"]["result"]["dead"] for a in server)
+    assert any(isinstance(a["body"], dict) and a["body"].get("result") and a["body"]["result"]["dead"]
+               for a in server)
+    steps = [a["body"] for c, a in zip(calls, server) if c.get("stream") and a["status"] == 200]
+    assert len(steps) == 3 and all(len(s) == 8 for s in steps)  # the streams' steps are compared
+    assert steps[0][-1]["playouts"] == 200 and steps[0][0]["playouts"] < 200
     for call, s, w in zip(calls, server, local):
         assert w["status"] == s["status"], (call, w, s)
         assert without_elapsed(w["body"]) == without_elapsed(s["body"]), call["endpoint"]

@@ -77,3 +77,32 @@ def test_a_missing_game_is_reported_not_hung(page, static_site):
       w.onmessage = ({ data }) => resolve(data);
     })""")
     assert ready == {"ready": False, "error": "no in-page engine for chess"}
+
+
+STREAM = """async (stopAfter) => {
+  const w = new Worker("engine/worker.js?game=go", { type: "module" });
+  const steps = [];
+  const end = await new Promise((resolve) => {
+    w.onmessage = ({ data }) => {
+      if ("ready" in data) {
+        w.postMessage({ id: 1, endpoint: "analyze", stream: true,
+                        body: { game: { size: 19, moves: [] }, budget: { playouts: 20000, seconds: 1 } } });
+      } else if (data.partial) {
+        steps.push(data.body.step);
+        if (steps.length === stopAfter) w.postMessage({ stop: 1 });
+      } else resolve(data);
+    };
+  });
+  w.terminate();
+  return { steps, end };
+}"""
+
+
+def test_a_streamed_analysis_sends_its_steps_and_stops_when_asked(page, static_site):
+    page.goto(static_site)
+    whole = page.evaluate(STREAM, 0)
+    assert whole["steps"] == list(range(1, 9)) and whole["end"] == {"id": 1, "status": 200, "body": None}
+    stopped = page.evaluate(STREAM, 1)
+    # The stop is read after the step in progress: the search ends long before its eight steps.
+    assert 1 <= len(stopped["steps"]) <= 2, stopped["steps"]
+    assert stopped["end"] == {"id": 1, "status": 200, "body": None}

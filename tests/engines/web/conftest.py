@@ -1,6 +1,8 @@
-"""Fixtures for the arcade: a Flask test client, and real servers (waitress, nginx)."""
+"""Fixtures for the arcade: a Flask test client, real servers (waitress, nginx), the cores'
+WebAssembly builds."""
 import pytest
 
+from engines import wasm
 from engines.web import create_app
 from tests.engines.web.servers import running_arcade, running_nginx
 
@@ -36,3 +38,10 @@ def site(request):
     if request.param == "direct":
         return request.getfixturevalue("arcade_url") + "/"
     return request.getfixturevalue("proxied_url")
+
+
+@pytest.fixture(scope="session")
+def wasm_built():
+    """The cores' WebAssembly builds where the arcade serves them (what `make wasm` does)."""
+    for game in wasm.HEADERS:
+        wasm.build(game)

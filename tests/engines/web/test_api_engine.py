@@ -78,6 +78,11 @@ def test_genmove_plays_a_legal_move_and_returns_the_new_state(client):
     assert answer["move"] in before["legal"] or answer["move"] == "resign"
     assert answer["state"]["moves"] == ["E5", answer["move"]]
     assert len(answer["state"]["positions"]) == 3
+    # The search that chose the move comes with it, for the position before the move.
+    analysis = answer["analysis"]
+    assert analysis["color"] == "w" and analysis["playouts"] > 0
+    best = max(analysis["candidates"], key=lambda c: c["visits"])
+    assert answer["move"] == best["move"] == analysis["pv"][0]
 
 
 def test_analysis_has_candidates_pv_and_ownership(client):

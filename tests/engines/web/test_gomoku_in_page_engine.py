@@ -5,21 +5,13 @@ responsive while it searches; and when the server goes away mid-game the page sa
 plays on with it."""
 import pytest
 
-from engines import wasm
 from engines.web.serve import arcade_thread
 from tests.engines.web.pages import GamePage
 
-pytestmark = pytest.mark.wasm
+pytestmark = [pytest.mark.wasm, pytest.mark.usefixtures("wasm_built")]
 DOUBLE_THREE = "f8,a1,g8,a3,h9,a5,h10,a7"   # renju: h8 is forbidden for black (double-three)
 # Where the human plays, in order, skipping points already taken: a row the engine must answer.
 HUMAN = [f"{c}{r}" for r in (8, 7, 9, 6, 10, 5, 11, 4, 12) for c in "hgijfkelm"]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def built_cores():
-    """The cores' WebAssembly builds where the arcade serves them (what `make wasm` does)."""
-    for game in wasm.HEADERS:
-        wasm.build(game)
 
 
 def point(name):

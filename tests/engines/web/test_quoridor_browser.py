@@ -19,6 +19,19 @@ def lit(page):
     return sorted(s.get_attribute("data-square") for s in page.locator('#board [data-legal="1"][data-square]').all())
 
 
+def play_forward_to_the_end(g, max_moves=40):
+    """Player 1 (a human) steps to the lit square furthest up until the game ends; the other
+    side is the engine. Asserts that it ended."""
+    for _ in range(max_moves):
+        if g.data("over") == "1":
+            break
+        g.click(square(max(lit(g.page), key=lambda s: int(s[1:]))))
+        g.page.wait_for_function("() => { const d = document.getElementById('quoridor-app').dataset;"
+                                 " return d.busy === '0' && (d.over === '1' || d.toMove === 'p1'); }",
+                                 timeout=20_000)
+    assert g.data("over") == "1" and "Game over: player" in g.page.text_content("#status"), g.moves()
+
+
 def test_move_the_pawn_by_a_lit_square_and_the_engine_replies(page, site):
     g = GamePage(page, "quoridor").open(site + f"quoridor?{FAST}")
     assert lit(page) == ["d1", "e2", "f1"]

@@ -4,9 +4,10 @@
 // calls and answers into documents, as session.py does on the server. A parity test
 // (tests/engines/wasm/test_go_local_api.py) compares the two documents field for field.
 import { GoGame, GoSearch, ERRORS } from "./go_core.js";
+import { SgfError, dumps as sgfDumps, loads as sgfLoads } from "./go_sgf.js";
 import { LocalApiError, refuse } from "./local_api.js";
 
-export { LocalApiError };
+export { LocalApiError };  // worker.js tells refusals from failures by it
 
 const COLUMNS = "ABCDEFGHJKLMNOPQRST";  // GTP skips I
 const RESIGN = "resign";
@@ -183,6 +184,59 @@ function withSession(core, game, seed, work) {
   }
 }
 
+// The analysis document of session.py's analysis_document: vertices, ownership as rows.
+function analysisDocument(r, game, elapsed) {
+  const vertex = (p) => (p[0] === -2 ? RESIGN : toGtp(p[0] < 0 ? null : p, game.size));
+  const n = game.size;
+  return {
+    color: toMove(game),
+    winrate: r.winrate,
+    playouts: r.playouts,
+    candidates: r.candidates.map((c) => ({ move: vertex([c.x, c.y]), visits: c.visits,
+                                           prior: c.prior, winrate: c.winrate })),
+    pv: r.pv.map(vertex),
+    ownership: Array.from({ length: n }, (_, y) => r.ownership.slice(y * n, (y + 1) * n)),
+    elapsed_ms: Math.round(elapsed * 10) / 10,
+  };
+}
+
+// ---- SGF records (record.py's game_to_sgf and game_from_sgf) ----------------------------------
+
+function gameToSgf(game, resultText) {
+  const moves = game.moves.map((m, i) => [colorOf(i), m]).filter(([, m]) => m !== RESIGN);
+  return sgfDumps({ size: game.size, komi: game.komi, rules: "Chinese", result: resultText || "", moves });
+}
+
+function gameFromSgf(text) {
+  const fail = (message) => refuse(`sgf: ${message}`, "sgf");
+  let record;
+  try {
+    record = sgfLoads(text);
+  } catch (error) {
+    if (error instanceof SgfError) throw fail(error.message);
+    throw error;
+  }
+  if (record.size < CONFIG.MIN_SIZE || record.size > CONFIG.MAX_SIZE) {
+    throw fail(`SZ[${record.size}] is outside the arcade's ${CONFIG.MIN_SIZE}..${CONFIG.MAX_SIZE}`);
+  }
+  if (record.setupBlack.length || record.setupWhite.length) {
+    throw fail("setup stones (AB/AW) are not supported; the arcade plays from an empty board");
+  }
+  if (record.moves.length > CONFIG.MAX_MOVES) {
+    throw fail(`${record.moves.length} moves is above the server's cap of ${CONFIG.MAX_MOVES}`);
+  }
+  const moves = record.moves.map(([color, point], ply) => {
+    if (color !== colorOf(ply)) throw fail(`move ${ply + 1} is played by ${color.toUpperCase()} out of turn`);
+    return point;
+  });
+  const result = record.result, winner = result.slice(0, 1).toUpperCase();
+  if (result.toUpperCase().endsWith("+R") && (winner === "B" || winner === "W")) {
+    const loser = winner === "B" ? "w" : "b";
+    if (loser === colorOf(moves.length)) moves.push(RESIGN);
+  }
+  return { size: record.size, komi: record.komi, superko: false, moves };
+}
+
 function ensurePlaying(game) {
   if (gameOver(game.moves)) throw refuse("game.moves: the game is over; there is nothing to search", "game.moves");
 }
@@ -207,6 +261,19 @@ export function makeLocalApi(core) {
       });
     },
 
+    "sgf/export"({ game: raw }) {
+      const game = parseGame(raw);
+      const result = withSession(core, game, 0, (s) => s.state(game, s.replay())).result;
+      return { sgf: gameToSgf(game, result ? result.text : null),
+               filename: `go-${game.size}x${game.size}-${game.moves.length}-moves.sgf` };
+    },
+
+    "sgf/import"({ sgf }) {
+      if (typeof sgf !== "string") throw refuse("sgf: SGF text is required", "sgf");
+      const game = gameFromSgf(sgf);
+      return { game: toJson(game), state: withSession(core, game, 0, (s) => s.state(game, s.replay("sgf"))) };
+    },
+
     genmove({ game: raw, budget, seed = 0 }) {
       const game = parseGame(raw);
       const limits = parseBudget(budget);
@@ -223,7 +290,7 @@ export function makeLocalApi(core) {
         const after = { ...game, moves: [...game.moves, move] };
         positions.push(s.position(after, after.moves.length));
         return { move: moveText(move, game.size), elapsed_ms: Math.round(elapsed * 10) / 10,
-                 state: s.state(after, positions) };
+                 analysis: analysisDocument(r, game, elapsed), state: s.state(after, positions) };
       });
     },
 
@@ -235,20 +302,44 @@ export function makeLocalApi(core) {
         s.replay();
         const started = performance.now();
         const r = s.search.run(s.board, COLOR[toMove(game)], limits);
-        const elapsed = performance.now() - started;
-        const vertex = (p) => (p[0] === -2 ? RESIGN : toGtp(p[0] < 0 ? null : p, game.size));
-        const n = game.size;
-        return {
-          color: toMove(game),
-          winrate: r.winrate,
-          playouts: r.playouts,
-          candidates: r.candidates.map((c) => ({ move: vertex([c.x, c.y]), visits: c.visits,
-                                                 prior: c.prior, winrate: c.winrate })),
-          pv: r.pv.map(vertex),
-          ownership: Array.from({ length: n }, (_, y) => r.ownership.slice(y * n, (y + 1) * n)),
-          elapsed_ms: Math.round(elapsed * 10) / 10,
-        };
+        return analysisDocument(r, game, performance.now() - started);
       });
+    },
+  };
+}
+
+// Streamed endpoints (stream.py's AnalysisStream): one search in STEPS parts, the tree kept
+// between them, each part's document yielded as the server sends each NDJSON line. The worker
+// runs one part per task, so a stop between parts ends the search within a part.
+export const STEPS = 8;
+
+export function makeLocalStreams(core) {
+  return {
+    *analyze({ game: raw, budget, seed = 0 }) {
+      const game = parseGame(raw);
+      const limits = parseBudget(budget);
+      ensurePlaying(game);
+      const s = new Session(core, game, seed);
+      try {
+        s.replay();
+        const color = COLOR[toMove(game)], started = performance.now();
+        let total = 0;
+        for (let step = 0; step < STEPS; step++) {
+          const part = { reuse: true };
+          // Integer shares that add up to the whole budget, as the server splits it.
+          if (limits.playouts) {
+            part.playouts = Math.max(1, Math.floor(limits.playouts * (step + 1) / STEPS)
+                                        - Math.floor(limits.playouts * step / STEPS));
+          }
+          if (limits.seconds) part.seconds = limits.seconds / STEPS;
+          const r = s.search.run(s.board, color, part);
+          total += r.playouts;
+          yield { ...analysisDocument(r, game, performance.now() - started), playouts: total,
+                  step: step + 1, steps: STEPS };
+        }
+      } finally {
+        s.close();
+      }
     },
   };
 }

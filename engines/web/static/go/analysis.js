@@ -8,7 +8,7 @@ export function renderAnalysis(a) {
   $("winrate-bar").style.width = pct(black);
   $("winrate-text").textContent =
     `Black ${pct(black)} · White ${pct(1 - black)} · ${a.playouts} playouts · ${Math.round(a.elapsed_ms)} ms` +
-    (a.step && a.step < a.steps ? " · searching…" : "");
+    (a.step && a.step < a.steps ? (a.stopped ? " · stopped" : " · searching…") : "");
   // Visits as a share of the search and priors share one scale: search against intuition.
   const total = a.candidates.reduce((s, c) => s + c.visits, 0) || 1;
   $("candidates").innerHTML = a.candidates.slice(0, 6).map((c, i) => `

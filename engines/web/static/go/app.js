@@ -2,7 +2,7 @@
 // budgets, pass, the streamed analysis with its ownership map, and SGF records.
 import { startGame } from "../shared/controller.js";
 import { engineSwitch, inPageEngine, routeCalls } from "../shared/engine_switch.js";
-import { ApiError, makeApi } from "./api.js";
+import { makeApi } from "./api.js";
 import { renderBoard, onVertexClick, emptyBoard } from "./board.js";
 import { renderAnalysis, clearAnalysis } from "./analysis.js";
 
@@ -11,20 +11,16 @@ const svg = document.getElementById("board");
 const $ = (id) => document.getElementById(id);
 const NAMES = { b: "Black", w: "White" };
 
-// The in-page engine answers the same calls; SGF text is read and written by the server only.
+// The in-page engine answers the same calls, SGF records included.
 const local = inPageEngine("go");
-const noSgf = () => {
-  throw new ApiError(501, { error: "SGF records need the server: switch the engine to the server" });
-};
 const inPage = {
   state: (game, signal) => local.call("state", { game }, signal),
   play: (game, move, signal) => local.call("play", { game, move }, signal),
   genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
   analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
-  analyzeStream: async (game, budget, signal, onLine) =>
-    onLine({ ...(await local.call("analyze", { game, budget }, signal)), step: 1, steps: 1 }),
-  sgfExport: noSgf,
-  sgfImport: noSgf,
+  analyzeStream: (game, budget, signal, onLine) => local.call("analyze", { game, budget }, signal, onLine),
+  sgfExport: (game) => local.call("sgf/export", { game }),
+  sgfImport: (sgf) => local.call("sgf/import", { sgf }),
 };
 const engine = engineSwitch(root);
 

@@ -2,7 +2,7 @@
 // engine on the server or in the page (the core compiled to WebAssembly, in a Web Worker).
 import { startGame } from "../shared/controller.js";
 import { makeGameApi } from "../shared/api.js";
-import { engineSwitch, inPageEngine, routeCalls } from "../shared/engine_switch.js";
+import { engineSwitch, inPageGameApi, routeCalls } from "../shared/engine_switch.js";
 import { renderBoard, onPointClick, emptyBoard } from "./board.js";
 
 const root = document.getElementById("gomoku-app");
@@ -12,17 +12,8 @@ const NAMES = { b: "Black", w: "White" };
 const threatCache = new Map(); // record prefix -> {b, w}
 let handle = null;
 
-// The in-page engine answers every call the page makes, records included.
-const local = inPageEngine("gomoku");
-const inPage = {
-  call: (name, body, signal) => local.call(name, body, signal),
-  state: (game, signal) => local.call("state", { game }, signal),
-  play: (game, move, signal) => local.call("play", { game, move }, signal),
-  genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
-  analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
-  exportRecord: (game) => local.call("recordExport", { game }),
-  importRecord: (text) => local.call("recordImport", { text }),
-};
+// The in-page engine answers every call the page makes, threats and records included.
+const inPage = inPageGameApi("gomoku");
 const engine = engineSwitch(root);
 
 function requestThreats(game) {

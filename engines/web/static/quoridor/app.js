@@ -1,5 +1,8 @@
-// The Quoridor page: the shared controller with Quoridor's board, walls and paths.
+// The Quoridor page: the shared controller with Quoridor's board, walls and paths; the engine
+// on the server or in the page (the core compiled to WebAssembly, ../engine/quoridor_local.js).
 import { startGame } from "../shared/controller.js";
+import { makeGameApi } from "../shared/api.js";
+import { engineSwitch, inPageEngine, routeCalls } from "../shared/engine_switch.js";
 import { renderBoard, onMoveClick } from "./board.js";
 
 const root = document.getElementById("quoridor-app");
@@ -7,8 +10,22 @@ const svg = document.getElementById("board");
 const $ = (id) => document.getElementById(id);
 const NAMES = { p1: "Player 1", p2: "Player 2" };
 
+// The in-page engine answers the same calls with the same documents.
+const local = inPageEngine("quoridor");
+const inPage = {
+  call: (name, body, signal) => local.call(name, body, signal),
+  state: (game, signal) => local.call("state", { game }, signal),
+  play: (game, move, signal) => local.call("play", { game, move }, signal),
+  genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
+  analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
+  exportRecord: (game) => local.call("recordExport", { game }),
+  importRecord: (text) => local.call("recordImport", { text }),
+};
+const engine = engineSwitch(root);
+
 const adapter = {
   sides: ["p1", "p2"],
+  api: (dataset) => routeCalls(makeGameApi(dataset), inPage, engine),
   sideName: (s) => NAMES[s],
   newGame: () => ({ size: Number($("size").value), edge_diagonal: $("edge-diagonal").checked, moves: [] }),
   applySettings: (game) => {

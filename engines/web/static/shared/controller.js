@@ -85,6 +85,7 @@ export function startGame(root, adapter) {
     $("scrub").value = cursor();
     $("ply").textContent = `${cursor()} / ${n}`;
     $("play-pause").textContent = ui.running ? "⏸ Pause" : "▶ Play";
+    $("stop").disabled = !ui.busy && !ui.running;
     Object.assign(root.dataset, {
       busy: ui.busy ? "1" : "0", running: ui.running ? "1" : "0", over: over ? "1" : "0",
       moves: ui.tree.moves().join(" "), ready: ui.state ? "1" : "0", ply: String(cursor()),
@@ -199,6 +200,23 @@ export function startGame(root, adapter) {
       render();
     }
     if (ui.running) engineTurn();
+  }
+
+  // Stop: the search in flight ends (a streamed analysis after its current step, keeping what
+  // it found; a move's answer is dropped, so the engine plays nothing) and AI vs AI pauses.
+  function stop() {
+    if (!ui.busy && !ui.running) return;
+    const kind = ui.busyKind;
+    ui.running = false;
+    newRequest();
+    const shown = analysisHere();  // a streamed analysis keeps the steps it made
+    if (kind === "analysis" && shown && shown.step < shown.steps) {
+      ui.analyses.set(analysisKey(cursor()), { ...shown, stopped: true });
+    }
+    ui.busy = false; ui.busyKind = null;
+    message(kind === "move" ? "Stopped: the engine's move was abandoned (▶ Play or a move of yours goes on)."
+                            : "Stopped.");
+    render();
   }
 
   function togglePlay() {
@@ -323,7 +341,7 @@ export function startGame(root, adapter) {
 
   const toggle = (id) => () => { $(id).checked = !$(id).checked; render(); };
   const handle = {
-    ui, api, render, message, playMove, seek, undo, newGame, analyze, togglePlay, swapSides,
+    ui, api, render, message, playMove, seek, undo, newGame, analyze, stop, togglePlay, swapSides,
     game, cursor, position, guarded, newRequest, download,
   };
 
@@ -334,6 +352,7 @@ export function startGame(root, adapter) {
     $("new-game").addEventListener("click", () => newGame());
     $("swap").addEventListener("click", swapSides);
     $("analyze").addEventListener("click", analyze);
+    $("stop").addEventListener("click", stop);
     $("live").addEventListener("change", render);
     $("candidates").addEventListener("mouseover", (e) => {
       const row = e.target.closest("tr[data-move]");
@@ -363,6 +382,7 @@ export function startGame(root, adapter) {
       Home: () => seek(0),
       End: () => seek(ui.tree.length),
       " ": togglePlay,
+      Escape: stop,
       u: undo,
       a: analyze,
       s: swapSides,

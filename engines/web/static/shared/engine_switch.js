@@ -4,7 +4,8 @@
 // talks to; the board stays a pure view either way.
 import { ApiError } from "./api.js";
 
-// The in-page engine of GAME: call(endpoint, body) -> the document, or throws ApiError.
+// The in-page engine of GAME: call(endpoint, body, signal, onLine) -> the document, or throws
+// ApiError.
 export function inPageEngine(game) {
   // Started with the page, so the engine (scripts and module) is loaded before the server
   // could go away: the page plays on without it.
@@ -14,23 +15,28 @@ export function inPageEngine(game) {
   const ready = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
       if ("ready" in data) return data.ready ? resolve() : reject(new Error(data.error));
-      const done = waiting.get(data.id);
+      const pending = waiting.get(data.id);
+      if (!pending) return;
+      if (data.partial) return void pending.onLine(data.body);
       waiting.delete(data.id);
-      if (done) done(data);
+      pending.done(data);
     };
     worker.onerror = (event) => reject(new Error(`the in-page engine failed to start: ${event.message || "no WebAssembly build (make wasm)"}`));
   });
   ready.catch(() => {});  // reported by the first call
-  async function call(endpoint, body, signal) {
+  // ONLINE given: the streamed endpoint (the server's ENDPOINT/stream), each step's document
+  // passed to onLine as it comes. Aborting a stream stops the search after its current step;
+  // an aborted plain call (a search runs to its budget, at most the server's 1 s cap) just
+  // drops its answer.
+  async function call(endpoint, body, signal, onLine) {
     await ready;
     const id = ++next;
     const answer = await new Promise((resolve, reject) => {
-      waiting.set(id, resolve);
-      worker.postMessage({ id, endpoint, body });
-      // A search in the worker runs to its budget (at most the server's 1 s cap); an aborted
-      // call just drops its answer.
+      waiting.set(id, { done: resolve, onLine });
+      worker.postMessage({ id, endpoint, body, stream: Boolean(onLine) });
       if (signal) signal.addEventListener("abort", () => {
         waiting.delete(id);
+        if (onLine) worker.postMessage({ stop: id });
         reject(new DOMException("aborted", "AbortError"));
       }, { once: true });
     });
@@ -38,6 +44,21 @@ export function inPageEngine(game) {
     return answer.body;
   }
   return { call };
+}
+
+// The in-page engine of an alpha-beta game (Gomoku, Quoridor) with the calls of
+// api.js's makeGameApi, endpoint for endpoint (its records' too).
+export function inPageGameApi(game) {
+  const local = inPageEngine(game);
+  return {
+    call: (name, body, signal) => local.call(name, body, signal),
+    state: (g, signal) => local.call("state", { game: g }, signal),
+    play: (g, move, signal) => local.call("play", { game: g, move }, signal),
+    genmove: (g, budget, signal) => local.call("genmove", { game: g, budget }, signal),
+    analyze: (g, budget, signal) => local.call("analyze", { game: g, budget }, signal),
+    exportRecord: (g) => local.call("recordExport", { game: g }),
+    importRecord: (text) => local.call("recordImport", { text }),
+  };
 }
 
 // A fetch that never reached the server (down, offline) rather than an answer it refused.
