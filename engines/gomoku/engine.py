@@ -20,6 +20,8 @@ _COLORS = {lib.GM_EMPTY: EMPTY, lib.GM_BLACK: BLACK, lib.GM_WHITE: WHITE}
 _FORBIDDEN = {lib.GM_ERR_OVERLINE: "overline", lib.GM_ERR_DOUBLE_FOUR: "double-four",
               lib.GM_ERR_DOUBLE_THREE: "double-three"}
 _WINNERS = {lib.GM_RESULT_BLACK: BLACK, lib.GM_RESULT_WHITE: WHITE}
+# gm_board_threats' kinds (GM_THREAT_FIVE = 1 ...), strongest first: the threat view's names.
+THREAT_KINDS = ("five", "open-four", "four-four", "four-three", "four", "three-three", "three")
 N = lib.GM_MAX_SIZE
 WIN_SCORE = lib.GM_WIN_SCORE
 
@@ -197,6 +199,17 @@ class GomokuEngine:
         x, y = self._xy(point)
         with self._lock:
             return _FORBIDDEN.get(lib.gm_board_forbidden(self.board_ptr, x, y))
+
+    def threats(self, color: str) -> list[tuple[tuple[int, int], str]]:
+        """(point, kind) where a stone of COLOR ('b' or 'w') makes a threat (THREAT_KINDS),
+        strongest first, then by (y, x); in renju none on black's forbidden points."""
+        if color not in (BLACK, WHITE):
+            raise ValueError(f"color {color!r}: 'b' or 'w'")
+        kinds = ffi.new("int[]", lib.GM_MAX_CELLS)
+        code = lib.GM_BLACK if color == BLACK else lib.GM_WHITE
+        with self._lock:
+            n = lib.gm_board_threats(self.board_ptr, code, self._cells, kinds)
+            return [(_point(self._cells[i]), THREAT_KINDS[kinds[i] - 1]) for i in range(n)]
 
     # ---- search ---------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from plumbing.files import atomic_write
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The games whose page can play with no server (worker.js's GAMES; a test keeps both equal).
-IN_PAGE = ("go", "quoridor")
+IN_PAGE = ("go", "gomoku", "quoridor")
 _ABSOLUTE = re.compile(r'(\b(?:href|src)=")/([^"]*)"')
 
 

@@ -10,8 +10,8 @@
  * The rules are read from those lines with shifts and popcounts.
  *
  * Files: see engines/HACKING.md. Dependencies run one way: search.c -> rules.c -> board.c;
- * clock.c is the one place that reads a clock; inspect.c (helpers for tests and tools) reads
- * all of them.
+ * clock.c is the one place that reads a clock; threats.c (the threat map) reads rules.c;
+ * inspect.c (helpers for tests and tools) reads all of them.
  *
  * Everything between the two "binding" markers is also the cffi declaration of the Python
  * module engines.gomoku._core: build_gomoku.py hands that text to cdef() verbatim, except that
@@ -110,6 +110,21 @@ int gm_board_forbidden(gm_board *b, int x, int y);  /* for black: GM_OK or GM_ER
                                                        DOUBLE_FOUR/DOUBLE_THREE; occupied and
                                                        off-board points and other rules: GM_OK */
 int gm_board_forbidden_points(gm_board *b, int *cells); /* for black, sorted; 0 unless renju */
+
+/* ---- threat map (threats.c) ------------------------------------------------------------- */
+/* The analysis view's threats: where a stone of a colour makes a five, fours or threes under
+   the rule (engines/web/gomoku/threats.py's definitions, not renju's recursive ones). */
+
+enum { GM_THREAT_NONE = 0, GM_THREAT_FIVE = 1, GM_THREAT_OPEN_FOUR = 2, GM_THREAT_FOUR_FOUR = 3,
+       GM_THREAT_FOUR_THREE = 4, GM_THREAT_FOUR = 5, GM_THREAT_THREE_THREE = 6,
+       GM_THREAT_THREE = 7 };
+
+int gm_board_threats(gm_board *b, int color, int *cells, int *kinds);
+                                /* color's threats on empty points within four of its stones
+                                   (renju: none on black's forbidden points), strongest first,
+                                   then by cell; cells[i] and kinds[i] (GM_THREAT_*) hold up
+                                   to GM_MAX_CELLS; returns the count (0 for a bad color).
+                                   Puts stones for a moment, as the renju checks do */
 
 /* ---- search (search.c) ------------------------------------------------------------------- */
 /* A gm_search owns its transposition table and a copy of the board it searches: it reads a

@@ -10,7 +10,6 @@ import time
 
 from engines.web import activity
 from engines.web.errors import ApiError, EngineUnavailable, IllegalMoveError
-from engines.web.gomoku import threats as threat_map
 from engines.web.gomoku.record import RESIGN, GomokuGame, Move, move_name, point_name
 from engines.web.search_budget import SearchBudget, win_share
 
@@ -189,13 +188,10 @@ def genmove(game: GomokuGame, budget: SearchBudget) -> dict:
 
 
 def threats(game: GomokuGame) -> dict:
-    """Each side's threats in the final position (renju: none on black's forbidden points)."""
+    """Each side's threats in the final position, from the core's threat map (renju: none on
+    black's forbidden points)."""
     with open_engine(game) as engine:
         replay(engine, game)
-        rows = ["".join(row) for row in engine.board()]
-        forbidden = engine.forbidden_points() if game.rule == "renju" else []
-    doc = {}
-    for color in ("b", "w"):
-        found = threat_map.threats(rows, color, game.rule, forbidden if color == "b" else ())
-        doc[color] = [{"move": point_name(p, game.size), "kind": kind} for p, kind in found]
+        doc = {color: [{"move": point_name(p, game.size), "kind": kind}
+                       for p, kind in engine.threats(color)] for color in ("b", "w")}
     return {"ply": len(game.moves), "threats": doc}

@@ -2,6 +2,9 @@
 three with its next stone. Pure (board rows in, points out), computed from the rule's win
 condition; the engine's search decides the moves, this only shows the board's tension.
 
+This is the readable reference of the core's threat map (gm_board_threats, threats.c), which
+the server and the in-page engine answer /threats from; a parity test keeps the two equal.
+
 Kinds, strongest first: `five` (wins at once), `open-four` (two points make a five: the four
 cannot be stopped), `four-four` and `four-three` (two threats at once), `four`,
 `three-three`, `three` (one more stone makes an open four).

@@ -21,11 +21,14 @@ def _budget(body: dict):
 
 @bp.get("/gomoku")
 def page():
-    """The Gomoku board page; `?black=engine&white=engine&seconds=0.2&delay=0.5&size=20&rule=renju`."""
+    """The Gomoku board page; `?black=engine&white=engine&seconds=0.2&delay=0.5&size=20&rule=renju
+    &engine=page` (the engine in the page: the core compiled to WebAssembly)."""
     options = page_options(request.args, current_app.config, {"b": "black", "w": "white"})
     options["size"] = int(request.args["size"]) if request.args.get("size") in ("15", "20") else 15
     options["rule"] = request.args.get("rule") if request.args.get("rule") in record.RULES else "freestyle"
-    return render_template("gomoku/page.html", options=options, rules=record.RULES)
+    options["engine"] = "page" if request.args.get("engine") == "page" else "server"
+    return render_template("gomoku/page.html", options=options, rules=record.RULES,
+                           engine_only=current_app.config.get("ENGINE_ONLY"))
 
 
 @bp.post("/api/gomoku/state")

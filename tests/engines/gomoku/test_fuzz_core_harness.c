@@ -147,6 +147,13 @@ static void op_read(fuzz *f, int kind)
         for (int i = 0; i < n; i++)
             CHECK(gm_board_check(f->b, gm_cell_x(cells[i]), gm_cell_y(cells[i])) == GM_OK);
         CHECK(n == 0 || f->b->result == GM_RESULT_NONE);
+        int kinds[GM_MAX_CELLS];
+        n = gm_board_threats(f->b, color, cells, kinds);
+        CHECK(n >= 0 && n <= f->b->size * f->b->size);
+        CHECK(n == 0 || color == GM_BLACK || color == GM_WHITE);
+        for (int i = 0; i < n; i++)
+            CHECK(f->b->cell[cells[i]] == GM_EMPTY && kinds[i] >= GM_THREAT_FIVE
+                  && kinds[i] <= GM_THREAT_THREE && (i == 0 || kinds[i] >= kinds[i - 1]));
     } else if (kind == 2) {
         int why = gm_board_forbidden(f->b, f->x, f->y);
         CHECK(why == GM_OK || why == GM_ERR_OVERLINE || why == GM_ERR_DOUBLE_FOUR

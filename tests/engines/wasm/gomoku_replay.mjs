@@ -7,9 +7,13 @@ const request = JSON.parse(readFileSync(process.argv[2]));
 const { loadCore, hex64 } = await import(pathToFileURL(`${request.static}/engine/core.js`));
 const core = await loadCore(readFileSync(`${request.wasm}/gomoku.wasm`),
                             JSON.parse(readFileSync(`${request.wasm}/gomoku.layout.json`)));
-const f = core.fn, cells = core.alloc(4 * 400);
-const list = (n) => (n ? core.read(cells, "i32", n) : []);
-const listOf = (n) => (n === 1 ? [core.read(cells, "i32", 1)] : list(n));
+const f = core.fn, cells = core.alloc(4 * 400), kinds = core.alloc(4 * 400);
+const list = (n, at = cells) => (n ? [].concat(core.read(at, "i32", n)) : []);
+const listOf = (n) => list(n);
+const threats = (b, color) => {
+  const n = f.gm_board_threats(b, color, cells, kinds);
+  return [list(n), list(n, kinds)];
+};
 
 const games = request.games.map(({ size, rule, moves, probes }) => {
   const b = f.gm_board_new(size, rule);
@@ -17,6 +21,7 @@ const games = request.games.map(({ size, rule, moves, probes }) => {
     const seen = { hash: hex64(f.gm_board_hash(b)), toMove: f.gm_board_to_move(b),
                    legal: listOf(f.gm_board_legal_moves(b, cells)),
                    forbidden: listOf(f.gm_board_forbidden_points(b, cells)),
+                   threats1: threats(b, 1), threats2: threats(b, 2),
                    probe: f.gm_board_check(b, probes[i][0], probes[i][1]) };
     seen.played = x === -9 ? f.gm_board_undo(b) : f.gm_board_play(b, x, y);
     seen.result = f.gm_board_result(b);

@@ -1,5 +1,6 @@
 """What the WebAssembly tests share: a build of a core into a scratch directory (the same
-engines.wasm.build that `make` runs) and a Node run of a script that loads it."""
+engines.wasm.build that `make` runs), a Node run of a script that loads it, and the same API
+requests answered by the server and by a game's in-page API."""
 from __future__ import annotations
 
 import json
@@ -27,3 +28,32 @@ def run_node(script: Path, payload: dict, wasm_dir: Path, timeout: float = 300) 
                           timeout=timeout)
     assert done.returncode == 0, f"{script.name} failed:\n{done.stderr[-3000:]}"
     return json.loads(done.stdout)
+
+
+def answers_both_ways(game: str, calls: list[dict], wasm_dir: Path, urls: dict | None = None):
+    """Each call ({endpoint, body, stream?}) answered by the Flask app's /api/GAME/ENDPOINT
+    (URLS maps an endpoint to its path where they differ; a stream's body is the list of its
+    NDJSON lines) and by GAME's in-page API in Node (local_api.mjs): two lists of {status, body}."""
+    from engines.web import create_app
+
+    client = create_app({"TESTING": True}).test_client()
+    server = []
+    for call in calls:
+        path = f"/api/{game}/{(urls or {}).get(call['endpoint'], call['endpoint'])}"
+        answer = client.post(path + ("/stream" if call.get("stream") else ""), json=call["body"])
+        if call.get("stream") and answer.status_code == 200:
+            lines = answer.get_data(as_text=True).splitlines()
+            server.append({"status": 200, "body": [json.loads(line) for line in lines]})
+        else:
+            server.append({"status": answer.status_code, "body": answer.get_json()})
+    local = run_node(HERE / "local_api.mjs", {"game": game, "calls": calls}, wasm_dir)["answers"]
+    return server, local
+
+
+def without_elapsed(doc):
+    """DOC without its elapsed_ms fields (measured, so never equal), at any depth."""
+    if isinstance(doc, dict):
+        return {k: without_elapsed(v) for k, v in doc.items() if k != "elapsed_ms"}
+    if isinstance(doc, list):
+        return [without_elapsed(v) for v in doc]
+    return doc

@@ -4,15 +4,13 @@ finished games scored with dead stones, engine moves and analyses with a fixed s
 analyses step by step, SGF records written and read (or refused) — the
 documents are equal field for field (only the measured elapsed_ms differs), and so are the
 status codes and error documents of refused requests."""
-import json
 import random
 
 import pytest
 
 from engines.go import GoEngine
 from engines.go.coords import to_gtp
-from engines.web import create_app
-from tests.engines.wasm.support import HERE, run_node
+from tests.engines.wasm.support import HERE, answers_both_ways, run_node, without_elapsed
 
 pytestmark = pytest.mark.wasm
 
@@ -86,31 +84,9 @@ SGF_FILES = [
 ]
 
 
-def _server_answer(client, call):
-    if not call.get("stream"):
-        answer = client.post(f"/api/go/{call['endpoint']}", json=call["body"])
-        return {"status": answer.status_code, "body": answer.get_json()}
-    answer = client.post(f"/api/go/{call['endpoint']}/stream", json=call["body"])
-    if answer.status_code != 200:
-        return {"status": answer.status_code, "body": answer.get_json()}
-    return {"status": 200, "body": [json.loads(line) for line in answer.get_data(as_text=True).splitlines()]}
-
-
-def _without_elapsed(doc):
-    if isinstance(doc, dict):
-        return {k: _without_elapsed(v) for k, v in doc.items() if k != "elapsed_ms"}
-    if isinstance(doc, list):
-        return [_without_elapsed(v) for v in doc]
-    return doc
-
-
 def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     calls = _calls(random.Random(3))
-    client = create_app({"TESTING": True}).test_client()
-    server = []
-    for call in calls:
-        server.append(_server_answer(client, call))
-    local = run_node(HERE / "local_api.mjs", {"game": "go", "calls": calls}, wasm_dir)["answers"]
+    server, local = answers_both_ways("go", calls, wasm_dir)
     statuses = {a["status"] for a in server}
     assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
     assert any(isinstance(a["body"], dict) and a["body"].get("result") and a["body"]["result"]["dead"]
@@ -120,7 +96,7 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     assert steps[0][-1]["playouts"] == 200 and steps[0][0]["playouts"] < 200
     for call, s, w in zip(calls, server, local):
         assert w["status"] == s["status"], (call, w, s)
-        assert _without_elapsed(w["body"]) == _without_elapsed(s["body"]), call["endpoint"]
+        assert without_elapsed(w["body"]) == without_elapsed(s["body"]), call["endpoint"]
 
 
 def test_a_malformed_move_is_refused_naming_it(wasm_dir):

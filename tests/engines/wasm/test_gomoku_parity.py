@@ -1,6 +1,6 @@
 """Parity, native against WebAssembly, for the Gomoku core: random games of every rule and size
-(hash, side to move, legal moves, renju forbidden points, a legality probe, play and undo, the
-result and the winning line) and node-budget searches (move, score, depth, nodes, PV, candidates,
+(hash, side to move, legal moves, renju forbidden points, both colours' threat maps, a legality
+probe, play and undo, the result and the winning line) and node-budget searches (move, score, depth, nodes, PV, candidates,
 proven wins) agree call for call between the native build and the wasm build run in Node."""
 import random
 
@@ -21,12 +21,15 @@ def _cells(n, buf):
 def _native_game(size, rule, seed):
     rng = random.Random(seed)
     b = lib.gm_board_new(size, rule)
-    buf = ffi.new("int[]", 400)
+    buf, kinds = ffi.new("int[]", 400), ffi.new("int[]", 400)
     moves, probes, plies = [], [], []
     while lib.gm_board_result(b) == 0 and len(moves) < size * size + 20:
         seen = {"hash": f"{lib.gm_board_hash(b):016x}", "toMove": lib.gm_board_to_move(b)}
         seen["legal"] = _cells(lib.gm_board_legal_moves(b, buf), buf)
         seen["forbidden"] = _cells(lib.gm_board_forbidden_points(b, buf), buf)
+        for color in (1, 2):
+            n = lib.gm_board_threats(b, color, buf, kinds)
+            seen[f"threats{color}"] = [_cells(n, buf), _cells(n, kinds)]
         probe = [rng.randrange(-1, size + 1), rng.randrange(-1, size + 1)]
         seen["probe"] = lib.gm_board_check(b, *probe)
         if rng.random() < 0.05 and moves:
@@ -78,6 +81,7 @@ def test_random_games_agree_ply_by_ply(wasm_dir, rule):
     assert any(g["result"] in (1, 2) for g in expected)          # games reach a five
     if rule == 2:
         assert any(p["forbidden"] for g in expected for p in g["plies"])
+    assert any(p["threats1"][0] and p["threats2"][0] for g in expected for p in g["plies"])
     for seed, (w, n) in enumerate(zip(got["games"], expected)):
         for ply, (wp, np_) in enumerate(zip(w["plies"], n["plies"])):
             assert wp == np_, f"rule {rule} game {seed} ply {ply}: wasm {wp} != native {np_}"

@@ -1,6 +1,6 @@
 """`engines export DIR`: the arcade as static files, served by a plain `python3 -m http.server`
-(no Flask anywhere), plays a Go game and a whole Quoridor game against the in-page engines in
-Chromium."""
+(no Flask anywhere), plays a Go game and whole Gomoku and Quoridor games against the in-page
+engines in Chromium."""
 import subprocess
 import sys
 
@@ -12,6 +12,7 @@ from engines.web.export import ExportError, export_site, relative
 from plumbing.ports import free_port, wait_for_port
 from tests.engines.web.pages import GamePage
 from tests.engines.web.test_browser import click, moves, wait_idle
+from tests.engines.web.test_gomoku_in_page_engine import play_a_whole_game
 from tests.engines.web.test_quoridor_browser import lit, play_forward_to_the_end
 
 pytestmark = pytest.mark.wasm
@@ -56,7 +57,7 @@ def test_the_export_plays_from_a_plain_static_server(page, tmp_path):
     try:
         wait_for_port(port)
         page.goto(f"http://127.0.0.1:{port}/")
-        page.click("text=Go")
+        page.click('h2:text-is("Go")')
         wait_idle(page)
         assert page.url.endswith("/go/")
         assert page.is_disabled("#engine-where") and page.input_value("#engine-where") == "page"
@@ -66,13 +67,31 @@ def test_the_export_plays_from_a_plain_static_server(page, tmp_path):
         page.wait_for_function("() => document.getElementById('go-app').dataset.moves.split(' ').length === 2",
                                timeout=20_000)
         assert moves(page)[0] == "E5"
+        _play_gomoku(page, f"http://127.0.0.1:{port}/")
         _play_quoridor(page, f"http://127.0.0.1:{port}/")
     finally:
         server.terminate()
         server.wait()
     assert not [u for u in requests if "/api/" in u]
     assert any(u.endswith("/static/wasm/go.wasm") for u in requests)
+    assert any(u.endswith("/static/wasm/gomoku.wasm") for u in requests)
     assert any(u.endswith("/static/wasm/quoridor.wasm") for u in requests)
+
+
+def _play_gomoku(page, root):
+    """A whole Gomoku game from the export's landing page against the in-page engine; a refusal
+    is the compiled core's, in the server's words."""
+    page.goto(root)
+    page.click('h2:text-is("Gomoku")')
+    g = GamePage(page, "gomoku")
+    g.wait_idle()
+    assert page.url.endswith("/gomoku/") and page.is_disabled("#engine-where")
+    page.fill("#seconds-w", "0.05")
+    g.click('#board [data-point="h8"]')
+    g.wait_moves(2)
+    g.click('#board [data-point="h8"]')
+    assert "move 3 (h8) by black is illegal: occupied" in g.message()
+    play_a_whole_game(page, g)
 
 
 def _play_quoridor(page, root):

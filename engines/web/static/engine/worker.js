@@ -9,7 +9,7 @@
 // export.
 import { loadCore } from "./core.js";
 
-const GAMES = { go: "./go_local.js", quoridor: "./quoridor_local.js" };  // game -> its in-page API module
+const GAMES = { go: "./go_local.js", gomoku: "./gomoku_local.js", quoridor: "./quoridor_local.js" };  // game -> its in-page API module
 const game = new URL(self.location.href).searchParams.get("game");
 
 async function start() {

@@ -1,5 +1,8 @@
-// The Gomoku page: the shared controller with Gomoku's board, settings and threat view.
+// The Gomoku page: the shared controller with Gomoku's board, settings and threat view; the
+// engine on the server or in the page (the core compiled to WebAssembly, in a Web Worker).
 import { startGame } from "../shared/controller.js";
+import { makeGameApi } from "../shared/api.js";
+import { engineSwitch, inPageGameApi, routeCalls } from "../shared/engine_switch.js";
 import { renderBoard, onPointClick, emptyBoard } from "./board.js";
 
 const root = document.getElementById("gomoku-app");
@@ -8,6 +11,10 @@ const $ = (id) => document.getElementById(id);
 const NAMES = { b: "Black", w: "White" };
 const threatCache = new Map(); // record prefix -> {b, w}
 let handle = null;
+
+// The in-page engine answers every call the page makes, threats and records included.
+const inPage = inPageGameApi("gomoku");
+const engine = engineSwitch(root);
 
 function requestThreats(game) {
   const key = `${game.size} ${game.rule} ${game.moves.join(" ")}`;
@@ -23,6 +30,7 @@ function requestThreats(game) {
 const adapter = {
   sides: ["b", "w"],
   sideName: (s) => NAMES[s],
+  api: (dataset) => routeCalls(makeGameApi(dataset), inPage, engine),
   newGame: () => ({ size: Number($("size").value), rule: $("rule").value }),
   applySettings: (game) => { $("size").value = String(game.size); $("rule").value = game.rule; },
   renderBoard(view) {

@@ -46,6 +46,21 @@ export function inPageEngine(game) {
   return { call };
 }
 
+// The in-page engine of an alpha-beta game (Gomoku, Quoridor) with the calls of
+// api.js's makeGameApi, endpoint for endpoint (its records' too).
+export function inPageGameApi(game) {
+  const local = inPageEngine(game);
+  return {
+    call: (name, body, signal) => local.call(name, body, signal),
+    state: (g, signal) => local.call("state", { game: g }, signal),
+    play: (g, move, signal) => local.call("play", { game: g, move }, signal),
+    genmove: (g, budget, signal) => local.call("genmove", { game: g, budget }, signal),
+    analyze: (g, budget, signal) => local.call("analyze", { game: g, budget }, signal),
+    exportRecord: (g) => local.call("recordExport", { game: g }),
+    importRecord: (text) => local.call("recordImport", { text }),
+  };
+}
+
 // A fetch that never reached the server (down, offline) rather than an answer it refused.
 export const unreachable = (error) => error instanceof TypeError;
 
