@@ -6,7 +6,7 @@
 // does on the server. tests/engines/wasm/test_quoridor_local_api.py compares the two documents
 // field for field.
 import { QuoridorGame, QuoridorSearch, REFUSALS, SCORE_WIN, SEARCH_MAX_DEPTH } from "./quoridor_core.js";
-import { LocalApiError, refuse } from "./local_api.js";
+import { LocalApiError, parseSearchBudget, refuse, round, winShare } from "./local_api.js";
 
 export { LocalApiError };  // worker.js tells refusals from failures by it
 
@@ -124,22 +124,6 @@ function parseGame(raw, field = "game") {
     }
   });
   return { size, walls: raw.walls ?? defaultWalls(size), edge_diagonal: raw.edge_diagonal ?? true, moves };
-}
-
-function parseBudget(raw = {}) {
-  // The caps as Python writes them (the seconds cap is a float: "1.0").
-  const caps = { seconds: [CONFIG.MAX_SECONDS, CONFIG.MAX_SECONDS.toFixed(1)],
-                 nodes: [CONFIG.MAX_NODES, String(CONFIG.MAX_NODES)], depth: [CONFIG.MAX_DEPTH, String(CONFIG.MAX_DEPTH)] };
-  for (const [name, [cap, text]] of Object.entries(caps)) {
-    const value = raw[name];
-    if (value !== undefined && value !== null && value > cap) {
-      throw refuse(`budget.${name}: ${value} is above the server's cap of ${text}`, `budget.${name}`);
-    }
-  }
-  const { nodes = null, depth = null } = raw;
-  let seconds = raw.seconds ?? null;
-  if (seconds === null) seconds = nodes || depth ? CONFIG.MAX_SECONDS : CONFIG.DEFAULT_SECONDS;
-  return { seconds, nodes, depth };
 }
 
 const player = (ply) => ply % 2;
@@ -321,11 +305,6 @@ function withSession(core, game, work) {
   }
 }
 
-// Python's round(x, 4) (no exact ties can occur at four decimals of a share).
-const round4 = (x) => Number(x.toFixed(4));
-const round1 = (x) => Math.round(x * 10) / 10;
-const winShare = (score, scale) => 1 / (1 + Math.exp(-Math.max(-50, Math.min(50, score / scale))));
-
 function analysisDocument(raw, game, elapsedMs) {
   const p = player(game.moves.length), score = raw.score, threshold = SCORE_WIN - SEARCH_MAX_DEPTH;
   let proven = null;
@@ -337,10 +316,10 @@ function analysisDocument(raw, game, elapsedMs) {
   return {
     player: p,
     score,
-    first_share: proven ? (proven.winner === 0 ? 1.0 : 0.0) : round4(winShare(p === 0 ? score : -score, CONFIG.EVAL_SCALE)),
+    first_share: proven ? (proven.winner === 0 ? 1.0 : 0.0) : round(winShare(p === 0 ? score : -score, CONFIG.EVAL_SCALE), 4),
     depth: raw.depth,
     nodes: raw.nodes,
-    elapsed_ms: round1(elapsedMs),
+    elapsed_ms: round(elapsedMs, 1),
     memory: raw.memory,
     pv: raw.pv,
     candidates: raw.candidates.map(([move, s]) => ({ move, score: s })),
@@ -377,7 +356,7 @@ export function makeLocalApi(core) {
 
     genmove(body) {
       requestShape(body, ["game"], ["budget"]);
-      const game = parseGame(body.game), budget = parseBudget(body.budget);
+      const game = parseGame(body.game), budget = parseSearchBudget(body.budget, CONFIG, CONFIG.MAX_DEPTH);
       return withSession(core, game, (s) => {
         const positions = s.replay(game);
         s.ensurePlaying(game);
@@ -389,7 +368,7 @@ export function makeLocalApi(core) {
         const after = withMove(game, raw.move);
         s.playChecked(after, game.moves.length, raw.move, "move");
         positions.push(s.position(after, after.moves.length));
-        return { move: raw.move, elapsed_ms: round1(elapsed), analysis, state: s.state(after, positions) };
+        return { move: raw.move, elapsed_ms: round(elapsed, 1), analysis, state: s.state(after, positions) };
       });
     },
 
@@ -412,7 +391,7 @@ export function makeLocalApi(core) {
 
     analyze(body) {
       requestShape(body, ["game"], ["budget"]);
-      const game = parseGame(body.game), budget = parseBudget(body.budget);
+      const game = parseGame(body.game), budget = parseSearchBudget(body.budget, CONFIG, CONFIG.MAX_DEPTH);
       return withSession(core, game, (s) => {
         s.replay(game);
         s.ensurePlaying(game);

@@ -2,7 +2,7 @@
 // on the server or in the page (the core compiled to WebAssembly, ../engine/quoridor_local.js).
 import { startGame } from "../shared/controller.js";
 import { makeGameApi } from "../shared/api.js";
-import { engineSwitch, inPageEngine, routeCalls } from "../shared/engine_switch.js";
+import { engineSwitch, inPageGameApi, routeCalls } from "../shared/engine_switch.js";
 import { renderBoard, onMoveClick } from "./board.js";
 
 const root = document.getElementById("quoridor-app");
@@ -11,16 +11,7 @@ const $ = (id) => document.getElementById(id);
 const NAMES = { p1: "Player 1", p2: "Player 2" };
 
 // The in-page engine answers the same calls with the same documents.
-const local = inPageEngine("quoridor");
-const inPage = {
-  call: (name, body, signal) => local.call(name, body, signal),
-  state: (game, signal) => local.call("state", { game }, signal),
-  play: (game, move, signal) => local.call("play", { game, move }, signal),
-  genmove: (game, budget, signal) => local.call("genmove", { game, budget }, signal),
-  analyze: (game, budget, signal) => local.call("analyze", { game, budget }, signal),
-  exportRecord: (game) => local.call("recordExport", { game }),
-  importRecord: (text) => local.call("recordImport", { text }),
-};
+const inPage = inPageGameApi("quoridor");
 const engine = engineSwitch(root);
 
 const adapter = {
