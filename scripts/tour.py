@@ -37,6 +37,7 @@ class Tour:
         self.results: list[str] = []
         self.listen = ""
         self.review_url = ""
+        self.second_url = ""
         self.credentials: dict = {}
 
 
@@ -119,10 +120,9 @@ def step_pm_web(tour: Tour) -> None:
 
 # -- the review instance and the demo video ------------------------------------------------------
 REVIEW_TASK = "3"  # "Go: board page with click-to-play" in the sample backlog
-DEMO_SCRIPT = os.path.join(ROOT, "engines", "demos", "go.py")
-# The other games' demos, recorded from the same review URL and logged on their page tasks:
-# (game, task in the sample backlog, result label).
-GAME_DEMOS = [("gomoku", "9", "gomoku"), ("quoridor", "14", "quoridor")]
+# One short narrated video of the whole arcade: the landing page and every registered game
+# (engines/demos/ has a longer demo per game; three of those would take the tour past 5 minutes).
+DEMO_SCRIPT = os.path.join(ROOT, "scripts", "arcade_demo.py")
 
 
 def app_dir() -> str:
@@ -149,6 +149,8 @@ def free_listen(preferred: int = 8080) -> str:
     """127.0.0.1:8080 when it is free, else any free loopback port."""
     for port in (preferred, 0):
         with socket.socket() as sock:
+            # as nginx binds: connections of a previous tour in TIME_WAIT do not make 8080 busy
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
@@ -160,9 +162,12 @@ def free_listen(preferred: int = 8080) -> str:
 def step_review_instance(tour: Tour) -> None:
     """The arcade on task 3's branch, behind the private nginx at /task-3/ (basic auth)."""
     stop_instances()
+    # A fresh clone and a fresh state directory: a previous tour's instances would otherwise stay
+    # on the record (and on the dashboard) pointing at worktrees of the old clone.
+    for left in (app_dir(), instances_home()):
+        if os.path.isdir(left):
+            shutil.rmtree(left)
     app = app_dir()
-    if os.path.isdir(app):
-        shutil.rmtree(app)
     subprocess.run(["git", "clone", "-q", ROOT, app], check=True)
     subprocess.run(["git", "-C", app, "checkout", "-q", "-B", "main"], check=True)
     tour.listen = free_listen()
@@ -185,7 +190,7 @@ def instances_command(args: str) -> str:
     return f"cd {q(app_dir())} && INSTANCES_HOME={q(instances_home())} {q(tool('instances'))} {args}"
 
 
-SECOND_TASK = "9"  # "Gomoku: board page with five-in-a-row highlight"
+SECOND_TASK = "17"  # "Arcade: landing page with the three games": the demo is recorded from it
 
 
 def step_second_instance(tour: Tour) -> None:
@@ -195,9 +200,9 @@ def step_second_instance(tour: Tour) -> None:
                           env=instances_env(tour), capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"tour: instances up {SECOND_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
-    url = proc.stdout.strip().splitlines()[-1]
-    say(f"second review instance: {url}")
-    tour.results.append(f"review {SECOND_TASK}:  {url}")
+    tour.second_url = proc.stdout.strip().splitlines()[-1]
+    say(f"second review instance: {tour.second_url}")
+    tour.results.append(f"review {SECOND_TASK}: {tour.second_url}")
 
 
 def step_dashboard(tour: Tour) -> None:
@@ -220,41 +225,26 @@ def step_dashboard(tour: Tour) -> None:
     say(f"dashboard: {url} shows {', '.join(names)}")
     tour.results.append(f"dashboard: {url}  (every instance, live; the same user and password)")
     tour.results.append(hint(instances_command("ls")))
-    tour.results.append(hint(f"PM_DIR={q(tour.tracker)} {q(tool('pm'))} show {REVIEW_TASK}"))
+    tour.results.append(hint(f"PM_DIR={q(tour.tracker)} {q(tool('pm'))} show {SECOND_TASK}"))
 
 
-def record_demo(tour: Tour, script: str, out: str, task: str, title: str) -> None:
-    """Record one narrated demo from the review URL and log it on `task`."""
+def step_demo(tour: Tour) -> None:
+    """A narrated video of the arcade (every game), recorded from task 17's review URL and logged
+    on task 17."""
+    out = os.path.join(VAR, "demo")
     voice = "ElevenLabs" if os.environ.get("ELEVENLABS_API_KEY") else "espeak-ng"
-    say(f"recording the narrated {title} demo from the review URL ({voice} narration)...")
+    say(f"recording the narrated demo of the arcade from the review URL of task {SECOND_TASK} ({voice} narration)...")
     env = pm_env(tour, role="worker", session="tour")
     env["DEMO_HTTP_CREDENTIALS"] = f"{tour.credentials['user']}:{tour.credentials['password']}"
-    proc = subprocess.run([tool("demo"), "record", script, "--base-url", tour.review_url,
-                           "--out", out, "--task", task], env=env, cwd=ROOT, text=True,
+    proc = subprocess.run([tool("demo"), "record", DEMO_SCRIPT, "--base-url", tour.second_url,
+                           "--out", out, "--task", SECOND_TASK], env=env, cwd=ROOT, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     for line in proc.stdout.splitlines():
         print(f"  {line}", flush=True)
     if proc.returncode != 0:
-        raise SystemExit(f"tour: the {title} demo recording failed (exit {proc.returncode}); "
-                         "see the lines above")
-
-
-def step_demo(tour: Tour) -> None:
-    """A narrated video of the Go page, recorded from the review URL and logged on the task."""
-    out = os.path.join(VAR, "demo")
-    record_demo(tour, DEMO_SCRIPT, out, REVIEW_TASK, "Go")
-    tour.results.append(f"video:     {os.path.join(out, 'demo.mp4')}  (report: {os.path.join(out, 'report.html')})")
-    tour.results.append(f"task {REVIEW_TASK}:    PM_DIR={tour.tracker} .venv/bin/pm show {REVIEW_TASK}  "
-                        "(review URL and video logged)")
-
-
-def step_game_demos(tour: Tour) -> None:
-    """The Gomoku and Quoridor pages' narrated videos, each logged on its page's task."""
-    for game, task, label in GAME_DEMOS:
-        out = os.path.join(VAR, f"demo-{game}")
-        script = os.path.join(ROOT, "engines", "demos", f"{game}.py")
-        record_demo(tour, script, out, task, game.capitalize())
-        tour.results.append(f"{label + ':':<10} {os.path.join(out, 'demo.mp4')}  (logged on task {task})")
+        raise SystemExit(f"tour: the demo recording failed (exit {proc.returncode}); see the lines above")
+    tour.results.append(f"video:     {os.path.join(out, 'demo.mp4')}  (logged on task {SECOND_TASK}; "
+                        f"report: {os.path.join(out, 'report.html')})")
 
 
 def stop_instances() -> None:
@@ -267,8 +257,7 @@ def stop_instances() -> None:
         subprocess.run([tool("instances"), *args], cwd=app, env=env, capture_output=True)
 
 
-STEPS = [step_tracker, step_pm_web, step_review_instance, step_second_instance, step_demo,
-         step_game_demos, step_dashboard]
+STEPS = [step_tracker, step_pm_web, step_review_instance, step_second_instance, step_demo, step_dashboard]
 
 
 # -- background servers --------------------------------------------------------------------------
@@ -334,7 +323,14 @@ def run() -> None:
     os.makedirs(VAR, exist_ok=True)
     for step in STEPS:
         step(tour)
-    print("\n".join(["", "The tour is running (make stop stops it):", *tour.results]), flush=True)
+    print("\n".join(["", "The tour is running; open the URLs below (the last command stops it):", *tour.results,
+                     "stop:", hint(stop_command())]), flush=True)
+
+
+def stop_command() -> str:
+    """`make stop` as pasted into any shell: in this checkout, for this tour's folder."""
+    moved = f"SOLOSHOP_TOUR_DIR={q(VAR)} " if os.environ.get("SOLOSHOP_TOUR_DIR") else ""
+    return f"{moved}make -C {q(ROOT)} stop"
 
 
 def stop() -> None:
