@@ -120,6 +120,7 @@ def step_pm_web(tour: Tour) -> None:
 
 # -- the review instance and the demo video ------------------------------------------------------
 REVIEW_TASK = "3"  # "Go: board page with click-to-play" in the sample backlog
+SECOND_TASK = "17"  # "Arcade: landing page with the three games": the demo is recorded from it
 # One short narrated video of the whole arcade: the landing page and every registered game
 # (engines/demos/ has a longer demo per game; three of those would take the tour past 5 minutes).
 DEMO_SCRIPT = os.path.join(ROOT, "scripts", "arcade_demo.py")
@@ -159,8 +160,10 @@ def free_listen(preferred: int = 8080) -> str:
     raise SystemExit("tour: no free loopback port for nginx")
 
 
-def step_review_instance(tour: Tour) -> None:
-    """The arcade on task 3's branch, behind the private nginx at /task-3/ (basic auth)."""
+def step_review_instances(tour: Tour) -> None:
+    """The arcade on task 3's and task 17's branches behind the private nginx at /task-3/ and
+    /task-17/ (basic auth): two `instances up` at once, as two sessions would (each builds its
+    worktree's C cores, most of the time here)."""
     stop_instances()
     # A fresh clone and a fresh state directory: a previous tour's instances would otherwise stay
     # on the record (and on the dashboard) pointing at worktrees of the old clone.
@@ -171,38 +174,29 @@ def step_review_instance(tour: Tour) -> None:
     subprocess.run(["git", "clone", "-q", ROOT, app], check=True)
     subprocess.run(["git", "-C", app, "checkout", "-q", "-B", "main"], check=True)
     tour.listen = free_listen()
-    say(f"starting a review instance of the arcade for task {REVIEW_TASK} (worktree, build, service, nginx)...")
-    proc = subprocess.run([tool("instances"), "up", REVIEW_TASK], cwd=app, env=instances_env(tour),
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"tour: instances up {REVIEW_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
-    tour.review_url = proc.stdout.strip().splitlines()[-1]
+    say(f"starting review instances of the arcade for tasks {REVIEW_TASK} and {SECOND_TASK} at once "
+        "(worktree, build, service, nginx)...")
+    started = {task: subprocess.Popen([tool("instances"), "up", task], cwd=app, env=instances_env(tour),
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for task in (REVIEW_TASK, SECOND_TASK)}
+    answers = {task: (proc.communicate(), proc.returncode) for task, proc in started.items()}
+    for task, ((out, err), code) in answers.items():
+        if code != 0:
+            raise SystemExit(f"tour: instances up {task} failed:\n{err.strip() or out.strip()}")
+    urls = {task: out.strip().splitlines()[-1] for task, ((out, _), _) in answers.items()}
+    tour.review_url, tour.second_url = urls[REVIEW_TASK], urls[SECOND_TASK]
     auth = subprocess.run([tool("instances"), "auth", "--json"], cwd=app, env=instances_env(tour),
                           capture_output=True, text=True, check=True)
     tour.credentials = json.loads(auth.stdout)
-    say(f"review instance: {tour.review_url} (basic auth, user {tour.credentials['user']})")
+    say(f"review instances: {tour.review_url} and {tour.second_url} (basic auth, user {tour.credentials['user']})")
     tour.results.append(f"review:    {tour.review_url}  (basic auth; this prints the user and password:)")
     tour.results.append(hint(instances_command("auth")))
+    tour.results.append(f"review {SECOND_TASK}: {tour.second_url}")
 
 
 def instances_command(args: str) -> str:
     """`instances ARGS` as pasted into any shell: in the tour's clone, with the tour's state directory."""
     return f"cd {q(app_dir())} && INSTANCES_HOME={q(instances_home())} {q(tool('instances'))} {args}"
-
-
-SECOND_TASK = "17"  # "Arcade: landing page with the three games": the demo is recorded from it
-
-
-def step_second_instance(tour: Tour) -> None:
-    """A second review instance beside the first: two branches live at once behind one nginx."""
-    say(f"starting a second review instance, for task {SECOND_TASK}...")
-    proc = subprocess.run([tool("instances"), "up", SECOND_TASK], cwd=app_dir(),
-                          env=instances_env(tour), capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"tour: instances up {SECOND_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
-    tour.second_url = proc.stdout.strip().splitlines()[-1]
-    say(f"second review instance: {tour.second_url}")
-    tour.results.append(f"review {SECOND_TASK}: {tour.second_url}")
 
 
 def step_dashboard(tour: Tour) -> None:
@@ -257,7 +251,7 @@ def stop_instances() -> None:
         subprocess.run([tool("instances"), *args], cwd=app, env=env, capture_output=True)
 
 
-STEPS = [step_tracker, step_pm_web, step_review_instance, step_second_instance, step_demo, step_dashboard]
+STEPS = [step_tracker, step_pm_web, step_review_instances, step_demo, step_dashboard]
 
 
 # -- background servers --------------------------------------------------------------------------
