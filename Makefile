@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 
 # `make check`: every test that needs no system service or external tool (see the markers in
 # pyproject.toml), on both cores, the parity tests with half their random games.
-SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray or wasm
+SERVICES := nginx or chromium or gnugo or ffmpeg or espeak or asan or ray or wasm or npm
 CORE_APT_PACKAGES := git gcc libc6-dev python3-venv python3-dev curl
 
 .PHONY: run test check check-isolated print-services stop system core-system venv wasm clean help

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -62,13 +62,22 @@ def _stage(progress: Progress, name: str):
     return done
 
 
+def _absolute(path: str) -> Path:
+    return Path(path).expanduser().absolute()
+
+
 def _narrator(settings: Settings) -> Narrator:
     return Narrator(settings.voice, settings.cache_dir, base_url=settings.elevenlabs_base_url,
                     client_options=settings.client_options)
 
 
 def record_demo(script: str, out_dir: str, settings: Settings, progress: Progress = print) -> Result:
-    out, work = Path(out_dir), Path(out_dir) / WORK
+    # Absolute from here on: ffmpeg resolves a frame list's entries against the list's own folder
+    # (inside OUT), and settings.json must still point at the script and cache from another folder.
+    out, work = _absolute(out_dir), _absolute(out_dir) / WORK
+    script = str(_absolute(script))
+    if settings.cache_dir:
+        settings = replace(settings, cache_dir=str(_absolute(settings.cache_dir)))
     done = _stage(progress, "plan")
     plan = load_plan(script, settings.base_url)  # every script error, before any browser starts
     done(f"{len(plan.steps)} steps, {len(plan.beats)} beats")
@@ -149,7 +158,7 @@ def recompose_settings(out_dir: str, cache_dir: str | None = None, engine: str |
 def compose_dir(out_dir: str, settings: Settings | None = None, script: str | None = None,
                 progress: Progress = print) -> Result:
     """Re-compose after a narration change, without re-recording (the steps must be unchanged)."""
-    out, work = Path(out_dir), Path(out_dir) / WORK
+    out, work = _absolute(out_dir), _absolute(out_dir) / WORK
     try:
         timeline = json.loads((work / "timeline.json").read_text())
         saved = json.loads((work / "settings.json").read_text())

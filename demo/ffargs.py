@@ -9,6 +9,7 @@ stay plain lists, where a graph object would hide the one string that matters. F
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import ffmpeg  # ffmpeg-python: builds the multi-input graphs (mix, ken_burns) and compiles them to argv
@@ -155,8 +156,14 @@ def mix(phrases: list[tuple[str, float, float]], duration: float, gain_db: float
     if not phrases:
         silence = ffmpeg.input(f"anullsrc=r={SAMPLE_RATE}:cl=mono", f="lavfi")
         return _compiled(ffmpeg.output(silence, out, t=f"{duration:.6f}", **_WAV))
-    delayed = [ffmpeg.input(path).audio.filter("volume", f"{own_gain:.3f}dB")
-               .filter("adelay", delays=f"{round(at * SAMPLE_RATE)}S", all=1)
+    # ffmpeg-python merges equal nodes, so a sentence said at two beats (one cached file, one
+    # gain) is one levelled input: split it once per use, or the graph cannot be built.
+    uses = Counter((path, f"{own_gain:.3f}dB") for path, _, own_gain in phrases)
+    levelled = {}
+    for (path, gain), count in uses.items():
+        node = ffmpeg.input(path).audio.filter("volume", gain)
+        levelled[path, gain] = iter([node] if count == 1 else [node.asplit()[i] for i in range(count)])
+    delayed = [next(levelled[path, f"{own_gain:.3f}dB"]).filter("adelay", delays=f"{round(at * SAMPLE_RATE)}S", all=1)
                for path, at, own_gain in phrases]
     limit = 10 ** (limit_db / 20)
     summed = (ffmpeg.filter(delayed, "amix", inputs=len(phrases), normalize=0, duration="longest")

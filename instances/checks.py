@@ -90,10 +90,11 @@ def websocket_check(base_url: str, path: str, auth, protocols: tuple[str, ...] =
     answer = websocket_handshake(base_url, path, auth, protocols, timeout)
     offered = f"offered subprotocol {', '.join(protocols)}" if protocols else "no subprotocol offered"
     if answer.status is None:
-        return Check("websocket", False, f"{path} -> no answer within {timeout:g} s ({offered})")
-    detail = f"{path} -> {answer.status} ({offered}"
-    detail += f"; server chose {answer.protocol})" if answer.protocol else ")"
-    if answer.status != 101 and not protocols:
+        detail = f"{path} -> no answer within {timeout:g} s ({offered})"
+    else:
+        detail = f"{path} -> {answer.status} ({offered}"
+        detail += f"; server chose {answer.protocol})" if answer.protocol else ")"
+    if answer.status != 101 and not protocols:  # Vite does not answer at all without its subprotocol
         detail += "; if the app needs a subprotocol (Vite: vite-hmr), set websocket_protocols in instances.toml"
     return Check("websocket", answer.status == 101, detail)
 

@@ -37,6 +37,7 @@ class Tour:
         self.results: list[str] = []
         self.listen = ""
         self.review_url = ""
+        self.second_url = ""
         self.credentials: dict = {}
 
 
@@ -119,10 +120,10 @@ def step_pm_web(tour: Tour) -> None:
 
 # -- the review instance and the demo video ------------------------------------------------------
 REVIEW_TASK = "3"  # "Go: board page with click-to-play" in the sample backlog
-DEMO_SCRIPT = os.path.join(ROOT, "engines", "demos", "go.py")
-# The other games' demos, recorded from the same review URL and logged on their page tasks:
-# (game, task in the sample backlog, result label).
-GAME_DEMOS = [("gomoku", "9", "gomoku"), ("quoridor", "14", "quoridor")]
+SECOND_TASK = "17"  # "Arcade: landing page with the three games": the demo is recorded from it
+# One short narrated video of the whole arcade: the landing page and every registered game
+# (engines/demos/ has a longer demo per game; three of those would take the tour past 5 minutes).
+DEMO_SCRIPT = os.path.join(ROOT, "scripts", "arcade_demo.py")
 
 
 def app_dir() -> str:
@@ -149,6 +150,8 @@ def free_listen(preferred: int = 8080) -> str:
     """127.0.0.1:8080 when it is free, else any free loopback port."""
     for port in (preferred, 0):
         with socket.socket() as sock:
+            # as nginx binds: connections of a previous tour in TIME_WAIT do not make 8080 busy
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind(("127.0.0.1", port))
             except OSError:
@@ -157,47 +160,43 @@ def free_listen(preferred: int = 8080) -> str:
     raise SystemExit("tour: no free loopback port for nginx")
 
 
-def step_review_instance(tour: Tour) -> None:
-    """The arcade on task 3's branch, behind the private nginx at /task-3/ (basic auth)."""
+def step_review_instances(tour: Tour) -> None:
+    """The arcade on task 3's and task 17's branches behind the private nginx at /task-3/ and
+    /task-17/ (basic auth): two `instances up` at once, as two sessions would (each builds its
+    worktree's C cores, most of the time here)."""
     stop_instances()
+    # A fresh clone and a fresh state directory: a previous tour's instances would otherwise stay
+    # on the record (and on the dashboard) pointing at worktrees of the old clone.
+    for left in (app_dir(), instances_home()):
+        if os.path.isdir(left):
+            shutil.rmtree(left)
     app = app_dir()
-    if os.path.isdir(app):
-        shutil.rmtree(app)
     subprocess.run(["git", "clone", "-q", ROOT, app], check=True)
     subprocess.run(["git", "-C", app, "checkout", "-q", "-B", "main"], check=True)
     tour.listen = free_listen()
-    say(f"starting a review instance of the arcade for task {REVIEW_TASK} (worktree, build, service, nginx)...")
-    proc = subprocess.run([tool("instances"), "up", REVIEW_TASK], cwd=app, env=instances_env(tour),
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"tour: instances up {REVIEW_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
-    tour.review_url = proc.stdout.strip().splitlines()[-1]
+    say(f"starting review instances of the arcade for tasks {REVIEW_TASK} and {SECOND_TASK} at once "
+        "(worktree, build, service, nginx)...")
+    started = {task: subprocess.Popen([tool("instances"), "up", task], cwd=app, env=instances_env(tour),
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for task in (REVIEW_TASK, SECOND_TASK)}
+    answers = {task: (proc.communicate(), proc.returncode) for task, proc in started.items()}
+    for task, ((out, err), code) in answers.items():
+        if code != 0:
+            raise SystemExit(f"tour: instances up {task} failed:\n{err.strip() or out.strip()}")
+    urls = {task: out.strip().splitlines()[-1] for task, ((out, _), _) in answers.items()}
+    tour.review_url, tour.second_url = urls[REVIEW_TASK], urls[SECOND_TASK]
     auth = subprocess.run([tool("instances"), "auth", "--json"], cwd=app, env=instances_env(tour),
                           capture_output=True, text=True, check=True)
     tour.credentials = json.loads(auth.stdout)
-    say(f"review instance: {tour.review_url} (basic auth, user {tour.credentials['user']})")
+    say(f"review instances: {tour.review_url} and {tour.second_url} (basic auth, user {tour.credentials['user']})")
     tour.results.append(f"review:    {tour.review_url}  (basic auth; this prints the user and password:)")
     tour.results.append(hint(instances_command("auth")))
+    tour.results.append(f"review {SECOND_TASK}: {tour.second_url}")
 
 
 def instances_command(args: str) -> str:
     """`instances ARGS` as pasted into any shell: in the tour's clone, with the tour's state directory."""
     return f"cd {q(app_dir())} && INSTANCES_HOME={q(instances_home())} {q(tool('instances'))} {args}"
-
-
-SECOND_TASK = "9"  # "Gomoku: board page with five-in-a-row highlight"
-
-
-def step_second_instance(tour: Tour) -> None:
-    """A second review instance beside the first: two branches live at once behind one nginx."""
-    say(f"starting a second review instance, for task {SECOND_TASK}...")
-    proc = subprocess.run([tool("instances"), "up", SECOND_TASK], cwd=app_dir(),
-                          env=instances_env(tour), capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"tour: instances up {SECOND_TASK} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
-    url = proc.stdout.strip().splitlines()[-1]
-    say(f"second review instance: {url}")
-    tour.results.append(f"review {SECOND_TASK}:  {url}")
 
 
 def step_dashboard(tour: Tour) -> None:
@@ -220,41 +219,26 @@ def step_dashboard(tour: Tour) -> None:
     say(f"dashboard: {url} shows {', '.join(names)}")
     tour.results.append(f"dashboard: {url}  (every instance, live; the same user and password)")
     tour.results.append(hint(instances_command("ls")))
-    tour.results.append(hint(f"PM_DIR={q(tour.tracker)} {q(tool('pm'))} show {REVIEW_TASK}"))
+    tour.results.append(hint(f"PM_DIR={q(tour.tracker)} {q(tool('pm'))} show {SECOND_TASK}"))
 
 
-def record_demo(tour: Tour, script: str, out: str, task: str, title: str) -> None:
-    """Record one narrated demo from the review URL and log it on `task`."""
+def step_demo(tour: Tour) -> None:
+    """A narrated video of the arcade (every game), recorded from task 17's review URL and logged
+    on task 17."""
+    out = os.path.join(VAR, "demo")
     voice = "ElevenLabs" if os.environ.get("ELEVENLABS_API_KEY") else "espeak-ng"
-    say(f"recording the narrated {title} demo from the review URL ({voice} narration)...")
+    say(f"recording the narrated demo of the arcade from the review URL of task {SECOND_TASK} ({voice} narration)...")
     env = pm_env(tour, role="worker", session="tour")
     env["DEMO_HTTP_CREDENTIALS"] = f"{tour.credentials['user']}:{tour.credentials['password']}"
-    proc = subprocess.run([tool("demo"), "record", script, "--base-url", tour.review_url,
-                           "--out", out, "--task", task], env=env, cwd=ROOT, text=True,
+    proc = subprocess.run([tool("demo"), "record", DEMO_SCRIPT, "--base-url", tour.second_url,
+                           "--out", out, "--task", SECOND_TASK], env=env, cwd=ROOT, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     for line in proc.stdout.splitlines():
         print(f"  {line}", flush=True)
     if proc.returncode != 0:
-        raise SystemExit(f"tour: the {title} demo recording failed (exit {proc.returncode}); "
-                         "see the lines above")
-
-
-def step_demo(tour: Tour) -> None:
-    """A narrated video of the Go page, recorded from the review URL and logged on the task."""
-    out = os.path.join(VAR, "demo")
-    record_demo(tour, DEMO_SCRIPT, out, REVIEW_TASK, "Go")
-    tour.results.append(f"video:     {os.path.join(out, 'demo.mp4')}  (report: {os.path.join(out, 'report.html')})")
-    tour.results.append(f"task {REVIEW_TASK}:    PM_DIR={tour.tracker} .venv/bin/pm show {REVIEW_TASK}  "
-                        "(review URL and video logged)")
-
-
-def step_game_demos(tour: Tour) -> None:
-    """The Gomoku and Quoridor pages' narrated videos, each logged on its page's task."""
-    for game, task, label in GAME_DEMOS:
-        out = os.path.join(VAR, f"demo-{game}")
-        script = os.path.join(ROOT, "engines", "demos", f"{game}.py")
-        record_demo(tour, script, out, task, game.capitalize())
-        tour.results.append(f"{label + ':':<10} {os.path.join(out, 'demo.mp4')}  (logged on task {task})")
+        raise SystemExit(f"tour: the demo recording failed (exit {proc.returncode}); see the lines above")
+    tour.results.append(f"video:     {os.path.join(out, 'demo.mp4')}  (logged on task {SECOND_TASK}; "
+                        f"report: {os.path.join(out, 'report.html')})")
 
 
 def stop_instances() -> None:
@@ -267,8 +251,7 @@ def stop_instances() -> None:
         subprocess.run([tool("instances"), *args], cwd=app, env=env, capture_output=True)
 
 
-STEPS = [step_tracker, step_pm_web, step_review_instance, step_second_instance, step_demo,
-         step_game_demos, step_dashboard]
+STEPS = [step_tracker, step_pm_web, step_review_instances, step_demo, step_dashboard]
 
 
 # -- background servers --------------------------------------------------------------------------
@@ -334,7 +317,14 @@ def run() -> None:
     os.makedirs(VAR, exist_ok=True)
     for step in STEPS:
         step(tour)
-    print("\n".join(["", "The tour is running (make stop stops it):", *tour.results]), flush=True)
+    print("\n".join(["", "The tour is running; open the URLs below (the last command stops it):", *tour.results,
+                     "stop:", hint(stop_command())]), flush=True)
+
+
+def stop_command() -> str:
+    """`make stop` as pasted into any shell: in this checkout, for this tour's folder."""
+    moved = f"SOLOSHOP_TOUR_DIR={q(VAR)} " if os.environ.get("SOLOSHOP_TOUR_DIR") else ""
+    return f"{moved}make -C {q(ROOT)} stop"
 
 
 def stop() -> None:

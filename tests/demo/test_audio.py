@@ -66,3 +66,19 @@ def test_mix_hits_loudness_keeps_onsets_and_is_byte_identical(phrases, tmp_path)
     peaks = media.segment_peaks_db(samples, rate, [(t, t + found[n].duration) for n, t in at.items()])
     assert max(peaks) - min(peaks) < 1.0
     assert abs(media.probe_duration(a) - duration) < 0.01
+
+
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
+def test_a_phrase_said_twice_is_mixed_at_both_beats(phrases, tmp_path):
+    """The same sentence at two beats is one cached file with one gain: ffmpeg-python merges the
+    equal nodes, so the mix must split that input rather than fail to build its graph."""
+    found, _ = phrases
+    two = found["two"]
+    at = [0.5, 3.0]
+    out = str(tmp_path / "twice.wav")
+    mix_audio([(two.path, t, two.gain_db) for t in at], 3.0 + two.duration + 1.0, out)
+    onsets = media.measure_onsets(out)
+    first, second = [o for o in onsets if o < at[1]], [o for o in onsets if o >= at[1]]
+    assert first[0] == pytest.approx(at[0], abs=0.001) and len(first) == len(second)
+    assert all(b - a == pytest.approx(at[1] - at[0], abs=0.001) for a, b in zip(first, second))

@@ -232,3 +232,12 @@ def test_check_rejects_a_malformed_beats_file(tmp_path):
     beats.write_text('{"name": "x"}')
     result = CliRunner().invoke(main, ["check", str(video), str(beats)])
     assert result.exit_code == 1 and "expected a JSON array of {name, t, say}" in result.output
+
+
+def test_mix_splits_a_phrase_used_at_two_beats():
+    args = ffargs.mix([("same.wav", 0.5, 1.0), ("other.wav", 1.0, 0.0), ("same.wav", 2.0, 1.0)], 4.0, 0.0, -1.0, "o.wav")
+    assert args.count("-i") == 2  # one input per file and gain, split once per use
+    graph = args[args.index("-filter_complex") + 1].split(";")
+    assert sum(f.startswith("[s0]asplit=2") for f in graph) == 1
+    delays = [f.split("delays=")[1].split("[")[0] for f in graph if "adelay" in f]
+    assert sorted(delays) == ["24000S", "48000S", "96000S"]

@@ -269,3 +269,23 @@ def test_wrong_or_missing_credentials_say_so_not_a_selector_timeout(site, tmp_pa
     assert f"line 2: goto(url='{url}'): {url} answered 401 Unauthorized: {given}" in cli.output
     assert "DEMO_HTTP_CREDENTIALS=user:password" in cli.output and "did not become visible" not in cli.output
     assert "wrong-pass" not in cli.output
+
+
+@pytest.mark.chromium
+@pytest.mark.ffmpeg
+@pytest.mark.espeak
+def test_relative_paths_are_taken_from_the_current_directory(site, tmp_path, monkeypatch):
+    """--out, the script and --cache-dir given relative to the shell's folder; ffmpeg reads the
+    frame lists from inside --out, so a path left relative would point into the wrong folder."""
+    (tmp_path / "fixture_demo.py").write_text(SCRIPT)
+    monkeypatch.chdir(tmp_path)
+    cli = CliRunner().invoke(main, ["record", "fixture_demo.py", "--out", "out/rel", "--base-url", site.url,
+                                    "--cache-dir", "cache", "-q", "--json"])
+    assert cli.exit_code == 0, cli.output
+    result = json.loads(cli.output)
+    assert result["video"] == str(tmp_path / "out" / "rel" / "demo.mp4")  # absolute: pasteable, and logged so
+    assert media.probe_duration(result["video"]) > 1.0
+    monkeypatch.chdir(tmp_path / "out")  # a re-compose from another folder finds the script and the cache
+    again = CliRunner().invoke(main, ["compose", "rel", "-q", "--json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["video"] == result["video"]

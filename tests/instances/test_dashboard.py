@@ -1,6 +1,8 @@
 """The dashboard at the private nginx's root, in Chromium: private (basic auth), every instance
 with its pm task, memory against the budget, the review link, the log's tail and the demo video
 logged on the task; it refreshes itself; and it works mounted under a sub-path."""
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -55,6 +57,7 @@ def test_the_dashboard_is_private_and_shows_every_instance_live(shop, browser):
         assert card.locator(".task").inner_text() == f"task {task.id}: Go: show the last move (in-progress)"
         assert card.locator(".branch").inner_text() == f"task/{task.id}-go-show-the-last-move"
         assert card.locator(".state").inner_text() == "healthy"
+        assert re.fullmatch(r"\d+m\d\ds", card.locator(".uptime").inner_text())  # up for minutes, not "-"
         assert card.locator(".ahead").inner_text() == "0 commit(s)"
         assert card.locator(".last-request").inner_text() == "none yet"
         assert "MiB" in card.locator(".memory").inner_text()

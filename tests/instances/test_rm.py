@@ -22,14 +22,22 @@ def test_a_modified_tracked_file_is_named_whole(mgr):
 
 
 @pytest.mark.nginx
+def test_a_staged_rename_is_named_by_its_new_path(mgr):
+    mgr.up("feature/moved", run_checks=False)
+    wt = mgr.worktree("feature-moved")
+    git(wt, "mv", "app.py", "server.py")  # porcelain without -z: 'R  app.py -> server.py'
+    assert gitops.dirty_paths(wt) == ["server.py"]
+    assert gitops.dirty_paths(wt, ignore=("server.py",)) == []
+
+
+@pytest.mark.nginx
 def test_committed_work_is_not_called_lost(mgr):
     mgr.up("feature/done", run_checks=False)
     wt = mgr.worktree("feature-done")
     (wt / "notes.txt").write_text("done")
     git(wt, "add", "notes.txt")
     git(wt, "commit", "-q", "-m", "notes")
-    git(wt, "mv", "notes.txt", "renamed.txt")  # a staged rename: 'R  notes.txt -> renamed.txt'
-    assert gitops.dirty_paths(wt) == ["renamed.txt"]
+    git(wt, "mv", "notes.txt", "renamed.txt")
     git(wt, "commit", "-q", "-m", "rename")
     with pytest.raises(UnsafeToRemove) as info:
         mgr.rm("feature-done")

@@ -31,8 +31,8 @@ def test_without_the_subprotocol_the_check_fails_and_says_what_it_sent(mgr, app_
     _use(mgr, app_repo, "")
     with pytest.raises(ChecksFailed) as info:
         mgr.up("feature/hmr")
-    assert ("websocket: /feature-hmr/ws-proto -> 400 (no subprotocol offered); if the app needs a subprotocol "
-            "(Vite: vite-hmr), set websocket_protocols in instances.toml") in str(info.value)
+    assert ("websocket: /feature-hmr/ws-proto -> no answer within 5 s (no subprotocol offered); if the app needs "
+            "a subprotocol (Vite: vite-hmr), set websocket_protocols in instances.toml") in str(info.value)
 
 
 def test_a_server_that_never_answers_is_named_not_none():
