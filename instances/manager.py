@@ -386,11 +386,11 @@ class Instances:
         t0 = time.monotonic()
         identity = procs.start_service(argv, path, self.service_env(name, port), log)
         self.mark(name, process=identity)
-        self._wait_healthy(name, identity, port, t0, log, offset)
+        self._wait_healthy(name, identity, port, t0, log, offset, path)
         self.progress(f"healthy after {time.monotonic() - t0:.2f}s")
         self.mark(name, state="running", started=time.time(), owner_pid=None, owner_time=None, died=None)
 
-    def _wait_healthy(self, name, identity, port, t0, log, offset):
+    def _wait_healthy(self, name, identity, port, t0, log, offset, path):
         """Poll the health path (backing off from 20 ms to 250 ms) until it answers < 400."""
         health = f"http://127.0.0.1:{port}{self.health_path(name)}"
         deadline, delay, last = t0 + self.config.startup_timeout, 0.02, "no answer"
@@ -411,8 +411,8 @@ class Instances:
                 procs.stop(identity)
                 raise StartFailed(
                     f"{name} did not answer {self.health_path(name)} within {self.config.startup_timeout:.0f}s "
-                    f"(last answer: {last}; fix health in instances.toml, or raise startup_timeout if it is "
-                    f"just slow); last log lines ({log}):\n{_tail_since(log, offset)}")
+                    f"(last answer: {last}; {_startup_hint(last, path)}); last log lines ({log}):\n"
+                    f"{_tail_since(log, offset)}")
             time.sleep(delay)
             delay = min(delay * 1.5, 0.25)
 
@@ -471,6 +471,16 @@ class Instances:
 
 def subpath_probe_ok(base_url: str, generation: int) -> bool:
     return probe_generation(base_url) == generation
+
+
+def _startup_hint(last: str, worktree) -> str:
+    """What to do about a service that never answered its health path healthily."""
+    if last == "HTTP 403" and ".git" in Path(worktree).resolve().parts:
+        # Vite (server.fs.deny) and other dev servers refuse every file under a .git folder,
+        # which is where the worktrees live by default (<repo>/.git/instances/).
+        return ("the worktree is inside a .git folder, and dev servers such as Vite refuse to "
+                "serve files from one: set INSTANCES_HOME to a folder outside the repository")
+    return "fix health in instances.toml, or raise startup_timeout if it is just slow"
 
 
 def _tail_since(path: Path, offset: int, lines: int = 20) -> str:

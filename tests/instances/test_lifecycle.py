@@ -355,3 +355,16 @@ def test_missing_programs_are_named_not_tracebacks(mgr, app_repo):
     with pytest.raises(StartFailed, match=r"cannot run 'no-such-server' \(No such file or directory\); fix command"):
         mgr.up("feature/nocmd")
     assert mgr.registry.get("feature-nocmd")["port"] is None
+
+
+def test_a_dev_server_refusing_files_under_git_gets_the_fix_named(mgr, app_repo):
+    """Vite answers 403 for every file of a worktree under <repo>/.git/instances/ (its
+    server.fs.deny); the failure says so and names INSTANCES_HOME."""
+    from instances.config import load_config
+
+    text = (app_repo / "instances.toml").read_text()
+    text = text.replace('health = "/health"', 'health = "/outside-git"').replace("startup_timeout = 20", "startup_timeout = 2")
+    (app_repo / "instances.toml").write_text(text)
+    mgr.config = load_config(app_repo, environ={})
+    with pytest.raises(StartFailed, match=r"last answer: HTTP 403; the worktree is inside a \.git folder.*INSTANCES_HOME"):
+        mgr.up("feature/vite-like")
