@@ -6,7 +6,8 @@ comparisons a core change ships with (speed, and self-play through `engines matc
 It extracts REV's engines/ and plumbing/ with bench/baseline.py, compiles that revision's
 Gomoku core in place (engines/gomoku/_core*.so there) and prints a command line that runs
 REV's brain (`env PYTHONPATH=DIR python -m engines.gomoku.gomocup`), ready for --engine or
---opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead.
+--opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead,
+measured by this tree's engines/gomoku/bench.py (the same positions and figures for both).
 """
 from __future__ import annotations
 
@@ -47,8 +48,8 @@ def main() -> int:
     where = build(args.rev, args.work)
     if args.bench:
         env = {**os.environ, "PYTHONPATH": where}
-        return subprocess.run([sys.executable, "-m", "engines.gomoku.bench"], env=env,
-                              cwd=where).returncode
+        bench = Path(__file__).resolve().parent.parent / "engines" / "gomoku" / "bench.py"
+        return subprocess.run([sys.executable, str(bench)], env=env, cwd=where).returncode
     print(brain_cmd(where))
     return 0
 
