@@ -5,7 +5,7 @@ comparisons a core change ships with (speed, and self-play through `engines matc
 
 It extracts REV's engines/ and plumbing/ with bench/baseline.py, compiles that revision's
 Gomoku core in place (engines/gomoku/_core*.so there) and prints a command line that runs
-REV's brain (`env PYTHONPATH=DIR python -c 'from engines.cli import main; main()' gomocup
+REV's brain (`env PYTHONPATH=DIR python -P -c 'from engines.cli import main; main()' gomocup
 ARGS...`: REV's own `engines gomocup` with the options after --), ready for --engine or
 --opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead,
 measured by this tree's engines/gomoku/bench.py (the same positions and figures for both).
@@ -35,7 +35,9 @@ def build(rev: str, work: str) -> str:
 
 
 def brain_cmd(where: str, *args: str) -> str:
-    return shlex.join(["env", f"PYTHONPATH={where}", sys.executable, "-c",
+    # -P: no current directory at the front of sys.path, or a brain started from a checkout
+    # would import that checkout's engines instead of REV's
+    return shlex.join(["env", f"PYTHONPATH={where}", sys.executable, "-P", "-c",
                        "from engines.cli import main; main()", "gomocup", *args])
 
 

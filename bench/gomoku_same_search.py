@@ -2,9 +2,9 @@
 faster (incremental codes instead of rescans) must give, at a fixed depth, the same move,
 score, PV and node count on every position.
 
-    python bench/gomoku_same_search.py REV [--depth 5] [--games 6]
+    python bench/gomoku_same_search.py REV [--new REV2] [--depth 5] [--games 6]
 
-REV's core is built by bench/gomoku_rev.py; both builds search random middle games of the
+REV's core (and REV2's, else this tree's) is built by bench/gomoku_rev.py; both builds search random middle games of the
 three rules (seeded, 10-40 random legal moves near the centre, positions with a result
 skipped) and the bench positions, and every difference is printed. Exit 1 on a difference.
 """
@@ -60,7 +60,8 @@ def positions(games: int, depth: int, seed: int = 15) -> list:
 
 def run(pythonpath: str, jobs: list) -> list:
     env = {**os.environ, "PYTHONPATH": pythonpath}
-    done = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps(jobs), env=env,
+    # -P: the current directory is not put before PYTHONPATH (it would win from a checkout)
+    done = subprocess.run([sys.executable, "-P", "-c", CHILD], input=json.dumps(jobs), env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -70,19 +71,22 @@ def main() -> int:
     parser.add_argument("rev")
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--games", type=int, default=6, help="random positions per rule")
+    parser.add_argument("--new", help="compare with this revision instead of the tree")
     parser.add_argument("--work", default="/tmp/soloshop-gomoku-revs")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     old = gomoku_rev.build(args.rev, args.work)
     jobs = positions(args.games, args.depth)
-    here = str(Path(__file__).resolve().parent.parent)
+    here = (gomoku_rev.build(args.new, args.work) if args.new
+            else str(Path(__file__).resolve().parent.parent))
     a, b = run(old, jobs), run(here, jobs)
+    print(f"{args.rev}: {sum(r[3] for r in a):,} nodes in all")
     diffs = [(j, x, y) for j, x, y in zip(jobs, a, b) if x != y]
     for job, x, y in diffs:
-        print(f"differs: {job[0]} {len(job[1])} moves: {args.rev} {x} / this tree {y}")
+        print(f"differs: {job[0]} {len(job[1])} moves: {args.rev} {x} / {args.new or 'this tree'} {y}")
     nodes = sum(r[3] for r in b)
     print(f"{len(jobs) - len(diffs)}/{len(jobs)} positions searched identically at depth "
-          f"{args.depth} ({nodes:,} nodes in this tree's searches)")
+          f"{args.depth} ({nodes:,} nodes in {args.new or 'this tree'}'s searches)")
     return 1 if diffs else 0
 
 
