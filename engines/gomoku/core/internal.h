@@ -70,6 +70,7 @@ void gm_codes_tables_init(void);           /* idempotent, thread-safe (plat_run_
 void gm_codes_rebuild(gm_codes *k, const gm_board *b);        /* from scratch */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color); /* eval delta */
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color);
+int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone there */
 int gm_codes_equal(const gm_codes *a, const gm_codes *b);
 /* search.c: verify mode (tests): every make/unmake compares the codes with a rebuild;
    *checks gets the comparisons made, the return value the mismatches. */

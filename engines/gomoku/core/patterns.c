@@ -179,7 +179,7 @@ static void cell_derive(gm_codes *k, int cell)
 }
 
 /* The change of the evaluation when color stands on the cell. */
-static int eval_delta(const gm_codes *k, int cell, int color)
+int gm_codes_eval_delta(const gm_codes *k, int cell, int color)
 {
     int delta = 0;
     for (int d = 0; d < GM_NDIRS; d++)
@@ -249,7 +249,7 @@ static void codes_around(gm_codes *k, const gm_board *b, int cell, int color, in
 
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
 {
-    int delta = eval_delta(k, cell, color);
+    int delta = gm_codes_eval_delta(k, cell, color);
     k->eval += delta;
     cell_unset(k, cell);
     codes_around(k, b, cell, color, 1);
@@ -259,7 +259,7 @@ int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color)
 {
     codes_around(k, b, cell, color, -1);
-    k->eval -= eval_delta(k, cell, color);
+    k->eval -= gm_codes_eval_delta(k, cell, color);
     cell_sets(k, cell);
 }
 

@@ -491,8 +491,31 @@ static void root_note(gm_search *s, int cell, int v)
     s->root_score[s->nroot++] = v;
 }
 
+/* The static score of the side to move (what a quiet leaf returns). */
+static int static_score(const gm_search *s)
+{
+    int e = (s->b.to_move == GM_BLACK ? s->cd.eval : -s->cd.eval) + 20;  /* + the move in hand */
+    return e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e;
+}
+
+/* Futility at the frontier (the children are leaves): a move that cannot make a four leaves
+   the opponent a quiet leaf, whose score is the static one after the move, known from the
+   move's evaluation delta without making it; it is at most that (less if the opponent has a
+   five). So a move whose score is already <= alpha is not made: the value is exact for the
+   bound. Returns that score, or -INF when the move must be searched. */
+static int frontier_score(const gm_search *s, int cell, int alpha)
+{
+    int me = s->b.to_move;
+    if (may_make_four(s, cell, me))
+        return -INF;
+    int after = s->cd.eval + gm_codes_eval_delta(&s->cd, cell, me);    /* black's view */
+    int e = (me == GM_BLACK ? -after : after) + 20;                       /* the leaf's */
+    int v = -(e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e);
+    return v <= alpha ? v : -INF;
+}
+
 static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
-                        int ply, int *best_move)
+                        int ply, int *best_move, int frontier)
 {
     int best = -INF, searched = 0;
     for (int i = 0; i < n; i++) {
@@ -500,6 +523,15 @@ static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha,
         int c = ml->cell[i];
         if (forbidden_for(s, c))
             continue;
+        int fv = frontier ? frontier_score(s, c, alpha) : -INF;
+        if (fv > -INF) {
+            searched++;
+            if (fv > best) {
+                best = fv;
+                *best_move = c;
+            }
+            continue;
+        }
         int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0);
         if (s->aborted)
             return best;
@@ -538,8 +570,7 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
     if (t.nopp >= 2 || (t.nopp == 1 && forbidden_for(s, t.opp_win)))
         return -(WIN - ply - 2);
     if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2)) {
-        int e = (s->b.to_move == GM_BLACK ? s->cd.eval : -s->cd.eval) + 20;  /* + the move in hand */
-        return e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e;
+        return static_score(s);
     }
     if (ply >= MAX_PLY - 2)
         return 0;
@@ -547,7 +578,8 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
         return score;
     int n = node_moves(s, &ml, &t, tt_move, ply);
     int child_depth = t.nopp == 1 ? depth : depth - 1;   /* the only reply is not a ply */
-    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move);
+    int frontier = child_depth <= 0 && t.nopp == 0 && ply > 0 && !s->plain;
+    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move, frontier);
     if (!s->aborted)
         tt_store(s, depth, best, best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER,
                  best_move, ply);
