@@ -24,6 +24,7 @@
 #define VCF_TABLE_BITS 16
 #define VCF_DEFAULT_PLIES 31
 #define VCF_MAX_NODES 500000L
+#define LEAF_VCF_PLIES 5         /* a quiet leaf's own VCF: four, block, four, block, five */
 
 enum { TT_NONE = 0, TT_EXACT, TT_LOWER, TT_UPPER };
 
@@ -514,6 +515,16 @@ static int frontier_score(const gm_search *s, int cell, int alpha)
     return v <= alpha ? v : -INF;
 }
 
+/* A quiet leaf (no five for either side to make or block): a short VCF of the side to move
+   is a win (a proof: its fours leave one reply each); else the static score. */
+static int leaf_score(gm_search *s, int ply)
+{
+    if (!s->plain && ply + LEAF_VCF_PLIES + 2 < MAX_PLY
+        && vcf_attack(s, LEAF_VCF_PLIES, 0))
+        return WIN - ply - s->vcf_win;
+    return static_score(s);
+}
+
 static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
                         int ply, int *best_move, int frontier)
 {
@@ -569,9 +580,8 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
     }
     if (t.nopp >= 2 || (t.nopp == 1 && forbidden_for(s, t.opp_win)))
         return -(WIN - ply - 2);
-    if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2)) {
-        return static_score(s);
-    }
+    if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2))
+        return leaf_score(s, ply);
     if (ply >= MAX_PLY - 2)
         return 0;
     if (tt_probe(s, depth, alpha, beta, ply, &score, &tt_move))
