@@ -552,13 +552,30 @@ static int leaf_score(gm_search *s, int ply)
     return static_score(s);
 }
 
+/* A quiet move: it makes no four and spoils none of the opponent's windows of three. */
+static int quiet_move(const gm_search *s, int cell)
+{
+    int me = s->b.to_move;
+    return !s->cd.count[GM_CODES_THREE + me - 1][cell]
+           && !s->cd.count[GM_CODES_THREE + gm_other(me) - 1][cell];
+}
+
+/* Move-count pruning: how many moves a shallow node tries before it skips the quiet ones
+   (0: no limit). */
+static int late_move_limit(const gm_search *s, int depth, int ply, const threats *t)
+{
+    return !s->plain && ply > 0 && t->nopp == 0 && depth <= 3 ? 4 + 3 * depth : 0;
+}
+
 static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
-                        int ply, int *best_move, int frontier)
+                        int ply, int *best_move, int frontier, int late_limit)
 {
     int best = -INF, searched = 0;
     for (int i = 0; i < n; i++) {
         pick_best(ml, i);
         int c = ml->cell[i];
+        if (late_limit && i >= late_limit && searched > 0 && quiet_move(s, c))
+            continue;
         if (forbidden_for(s, c))
             continue;
         int fv = frontier ? frontier_score(s, c, alpha) : -INF;
@@ -616,7 +633,8 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
     int n = node_moves(s, &ml, &t, tt_move, ply);
     int child_depth = t.nopp == 1 ? depth : depth - 1;   /* the only reply is not a ply */
     int frontier = child_depth <= 0 && t.nopp == 0 && ply > 0 && !s->plain;
-    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move, frontier);
+    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move, frontier,
+                            late_move_limit(s, depth, ply, &t));
     if (!s->aborted)
         tt_store(s, depth, best, best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER,
                  best_move, ply);
