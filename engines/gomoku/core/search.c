@@ -452,8 +452,11 @@ static void cutoff_learn(gm_search *s, int move, int depth, int ply)
             s->history[i] /= 2;
 }
 
-/* One child searched with PVS: the first with the full window, the others with a null one. */
-static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first)
+/* One child searched with PVS: the first with the full window, the others with a null one,
+   first `reduce` plies shallower (a late move's reduction) and again at full depth when that
+   beats alpha. */
+static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first,
+                        int reduce)
 {
     int me = s->b.to_move, v;
     srch_make(s, cell);
@@ -464,7 +467,9 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
     else if (first)
         v = -search_node(s, depth, -beta, -alpha, ply + 1);
     else {
-        v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
+        v = reduce ? -search_node(s, depth - reduce, -alpha - 1, -alpha, ply + 1) : alpha + 1;
+        if (v > alpha)
+            v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
         if (v > alpha && v < beta)
             v = -search_node(s, depth, -beta, -alpha, ply + 1);
     }
@@ -567,6 +572,14 @@ static int late_move_limit(const gm_search *s, int depth, int ply, const threats
     return !s->plain && ply > 0 && t->nopp == 0 && depth <= 3 ? 4 + 3 * depth : 0;
 }
 
+/* Late-move reduction of the i-th move (children at `depth`): one ply for a quiet move from
+   the fourth on, away from the root and the frontier; none in plain mode. */
+static int late_reduction(const gm_search *s, int depth, int ply, int i, int cell)
+{
+    return !s->plain && ply > 0 && depth >= 2 && i >= 3 && quiet_move(s, cell)
+           && (ply >= MAX_PLY || (cell != s->killer[ply][0] && cell != s->killer[ply][1]));
+}
+
 static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
                         int ply, int *best_move, int frontier, int late_limit)
 {
@@ -587,7 +600,8 @@ static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha,
             }
             continue;
         }
-        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0);
+        int reduce = late_reduction(s, depth, ply, i, c);
+        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0, reduce);
         if (s->aborted)
             return best;
         if (ply == 0)
