@@ -208,7 +208,7 @@ def test_a_node_budget_searches_that_many_nodes_whatever_the_time():
     brain = Brain([exe, "gomocup", "--nodes", "3000"])
     brain.send("INFO timeout_turn 30000")
     assert brain.answer("START 15") == "OK"
-    brain.answer("BOARD", "7,7,2", "8,8,1", "6,9,2", "8,7,1", "DONE")
+    brain.answer("BOARD", "7,7,2", "8,8,1", "DONE")        # quiet: no win cuts it short
     words = brain.messages[-1].split()
     assert words[:1] == ["MESSAGE"] and 3000 <= int(words[words.index("nodes") + 1]) <= 3001
     assert brain.close()[0] == 0
