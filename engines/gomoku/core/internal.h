@@ -47,18 +47,15 @@ int gm_rules_has_legal_move(gm_board *b);
 
 /* patterns.c: the search's line-pattern codes, updated per stone (see patterns.c). */
 #define GM_SET_WORDS ((GM_MAX_CELLS + 63) / 64)
-enum { GM_CODES_FIVE = 0, GM_CODES_THREE = 2, GM_CODES_STRAIGHT = 4, GM_CODES_KINDS = 6 };
+enum { GM_CODES_FIVE = 0, GM_CODES_THREE = 2 };
 typedef struct gm_codes {
     uint16_t key[GM_NDIRS][GM_MAX_CELLS];  /* 8 points at 2 bits around each on-board cell */
-    uint8_t count[GM_CODES_KINDS][GM_MAX_CELLS];
-                                           /* [GM_CODES_FIVE + colour - 1]: directions with a
+    uint8_t count[4][GM_MAX_CELLS];        /* [GM_CODES_FIVE + colour - 1]: directions with a
                                               window of four of that colour (a five may be
-                                              possible); [GM_CODES_THREE + colour - 1]: of three;
-                                              [GM_CODES_STRAIGHT + colour - 1]: where a stone
-                                              makes a straight four (four, both ends empty) */
+                                              possible); [GM_CODES_THREE + colour - 1]: of three */
     uint8_t near[GM_MAX_CELLS];            /* stones within two points, eight directions */
     uint64_t cand[GM_SET_WORDS];           /* empty cells with near > 0 */
-    uint64_t set[GM_CODES_KINDS][GM_SET_WORDS];  /* empty cells with count[i] > 0 */
+    uint64_t set[4][GM_SET_WORDS];         /* empty cells with count[i] > 0 */
     int eval;                              /* black's window sum minus white's */
 } gm_codes;
 #define GM_LINE_KEYS (1 << 16)

@@ -14,17 +14,15 @@
 
 #include <string.h>
 
-/* Bit i of a flag byte is count[i]'s and set[i]'s (GM_CODES_FIVE/THREE/STRAIGHT + colour - 1). */
-enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8, STRAIGHT_B = 16, STRAIGHT_W = 32 };
+/* Bit i of a flag byte is count[i]'s and set[i]'s (GM_CODES_FIVE/THREE + colour - 1). */
+enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
 
 /* What the five-point windows through an empty cell along one direction say. */
 typedef struct {
     int32_t order[2];            /* move-order score for black, for white */
     int16_t eval[2];             /* change of the evaluation when black / white stands here */
     uint8_t flags;               /* FIVE_*: a window of four of that colour and nothing else;
-                                    THREE_*: a window of three (the stone may make a four);
-                                    STRAIGHT_*: the stone makes four in a row with both ends
-                                    empty (a straight four, overlines not told apart) */
+                                    THREE_*: a window of three (the stone may make a four) */
 } line_info;
 
 /* line_info split by use, so that the hot part stays in the caches: the flags (64 KB) are
@@ -65,19 +63,6 @@ static void line_window(line_info *e, const int *pt, int st)
                 | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
 }
 
-/* Does a stone of color at the centre (4) of the nine points make a straight four? */
-static int line_straight(const int *pt, int color)
-{
-    for (int a = 1; a + 4 <= 8; a++) {
-        int run = 1;
-        for (int i = a; i < a + 4; i++)
-            run &= i == 4 || pt[i] == color;
-        if (run && pt[a - 1] == GM_EMPTY && pt[a + 4] == GM_EMPTY)
-            return 1;
-    }
-    return 0;
-}
-
 static void line_table_build(void)
 {
     for (int m = 0; m < 256; m++)
@@ -91,8 +76,7 @@ static void line_table_build(void)
         memset(&e, 0, sizeof e);
         for (int st = 0; st <= 4; st++)
             line_window(&e, pt, st);
-        line_flags[key] = (uint8_t)(e.flags | (line_straight(pt, GM_BLACK) ? STRAIGHT_B : 0)
-                                    | (line_straight(pt, GM_WHITE) ? STRAIGHT_W : 0));
+        line_flags[key] = e.flags;
         for (int i = 0; i < 2; i++) {
             gm_line_order[key][i] = e.order[i];
             line_eval[key][i] = e.eval[i];
@@ -118,14 +102,14 @@ static inline void set_to(uint64_t *set, int cell, int on)
 static inline void cell_sets(gm_codes *k, int cell)
 {
     set_to(k->cand, cell, k->near[cell] != 0);
-    for (int i = 0; i < GM_CODES_KINDS; i++)
+    for (int i = 0; i < 4; i++)
         set_to(k->set[i], cell, k->count[i][cell] != 0);
 }
 
 static inline void cell_unset(gm_codes *k, int cell)
 {
     set_to(k->cand, cell, 0);
-    for (int i = 0; i < GM_CODES_KINDS; i++)
+    for (int i = 0; i < 4; i++)
         set_to(k->set[i], cell, 0);
 }
 
@@ -189,7 +173,7 @@ static void cell_derive(gm_codes *k, int cell)
 {
     for (int d = 0; d < GM_NDIRS; d++) {
         uint32_t f = line_flags[k->key[d][cell]];
-        for (int i = 0; i < GM_CODES_KINDS; i++)
+        for (int i = 0; i < 4; i++)
             k->count[i][cell] = (uint8_t)(k->count[i][cell] + ((f >> i) & 1));
     }
 }

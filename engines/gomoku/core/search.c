@@ -477,32 +477,7 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
     return v;
 }
 
-/* Against an open three (the opponent can make a straight four) only the cells of a window
-   of three matter: its own fours, and the points that spoil the opponent's windows (every
-   defence of a three is one of them). */
-static void narrow_to_threes(const gm_search *s, movelist *ml)
-{
-    const uint8_t *mine = s->cd.count[GM_CODES_THREE], *theirs = s->cd.count[GM_CODES_THREE + 1];
-    int n = 0;
-    for (int i = 0; i < ml->n; i++)
-        if (mine[ml->cell[i]] | theirs[ml->cell[i]]) {
-            ml->cell[n] = ml->cell[i];
-            ml->score[n++] = ml->score[i];
-        }
-    if (n > 0)
-        ml->n = n;
-}
-
-static int set_empty(const uint64_t *set)
-{
-    uint64_t any = 0;
-    for (int w = 0; w < GM_SET_WORDS; w++)
-        any |= set[w];
-    return any == 0;
-}
-
-/* The moves a node tries: only the block when the opponent has one five, the answers to an
-   open three, else the best. */
+/* The moves a node tries: only the block when the opponent has one five, else the best. */
 static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move, int ply)
 {
     if (t->nopp == 1) {
@@ -512,8 +487,6 @@ static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move,
     }
     int width = ply == 0 ? ROOT_WIDTH : WIDTH;
     gen_moves(s, ml, 1);
-    if (!s->plain && !set_empty(s->cd.set[GM_CODES_STRAIGHT + gm_other(s->b.to_move) - 1]))
-        narrow_to_threes(s, ml);
     order_moves(s, ml, tt_move, ply);
     return ml->n < width ? ml->n : width;
 }
