@@ -51,6 +51,7 @@ struct gm_search {
     tt_entry *tt;
     size_t tt_mask;
     int tt_mb, tt_size, tt_rule;
+    int tt_fresh;                /* the table is as calloc left it: nothing to clear */
     uint64_t *vcf_fail;          /* hash ^ plies of VCF searches that failed */
     gm_board b;
     gm_codes cd;                 /* the line-pattern codes of b (patterns.c) */
@@ -89,6 +90,7 @@ gm_search *gm_search_new(int tt_megabytes)
     s->tt_mask = n - 1;
     s->tt_mb = (int)((n * sizeof(tt_entry)) >> 20);
     s->tt_size = s->tt_rule = -1;
+    s->tt_fresh = 1;
     gm_tables_init();
     gm_codes_tables_init();
     return s;
@@ -697,7 +699,9 @@ static void search_prepare(gm_search *s, const gm_board *b, const gm_search_opts
 {
     srch_load(s, b);
     if (s->tt_size != b->size || s->tt_rule != b->rule) {
-        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        if (!s->tt_fresh)        /* a first search does not touch 64 MB before it starts */
+            memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        s->tt_fresh = 0;
         s->tt_size = b->size;
         s->tt_rule = b->rule;
     }
