@@ -1,12 +1,14 @@
 """An earlier revision's Gomoku engine, built beside the working tree's, for the before/after
 comparisons a core change ships with (speed, and self-play through `engines match gomoku`).
 
-    python bench/gomoku_rev.py REV [--work DIR]     # prints the brain's command line
+    python bench/gomoku_rev.py REV [--work DIR] [-- BRAIN OPTIONS]   # the brain's command line
 
 It extracts REV's engines/ and plumbing/ with bench/baseline.py, compiles that revision's
 Gomoku core in place (engines/gomoku/_core*.so there) and prints a command line that runs
-REV's brain (`env PYTHONPATH=DIR python -m engines.gomoku.gomocup`), ready for --engine or
---opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead.
+REV's brain (`env PYTHONPATH=DIR python -P -c 'from engines.cli import main; main()' gomocup
+ARGS...`: REV's own `engines gomocup` with the options after --), ready for --engine or
+--opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead,
+measured by this tree's engines/gomoku/bench.py (the same positions and figures for both).
 """
 from __future__ import annotations
 
@@ -33,8 +35,10 @@ def build(rev: str, work: str) -> str:
 
 
 def brain_cmd(where: str, *args: str) -> str:
-    return shlex.join(["env", f"PYTHONPATH={where}", sys.executable, "-m",
-                       "engines.gomoku.gomocup", *args])
+    # -P: no current directory at the front of sys.path, or a brain started from a checkout
+    # would import that checkout's engines instead of REV's
+    return shlex.join(["env", f"PYTHONPATH={where}", sys.executable, "-P", "-c",
+                       "from engines.cli import main; main()", "gomocup", *args])
 
 
 def main() -> int:
@@ -42,14 +46,15 @@ def main() -> int:
     parser.add_argument("rev")
     parser.add_argument("--work", default="/tmp/soloshop-gomoku-revs")
     parser.add_argument("--bench", action="store_true", help="REV's nodes a second")
+    parser.add_argument("brain_args", nargs="*", help="after --: options of REV's brain")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     where = build(args.rev, args.work)
     if args.bench:
         env = {**os.environ, "PYTHONPATH": where}
-        return subprocess.run([sys.executable, "-m", "engines.gomoku.bench"], env=env,
-                              cwd=where).returncode
-    print(brain_cmd(where))
+        bench = Path(__file__).resolve().parent.parent / "engines" / "gomoku" / "bench.py"
+        return subprocess.run([sys.executable, str(bench)], env=env, cwd=where).returncode
+    print(brain_cmd(where, *args.brain_args))
     return 0
 
 

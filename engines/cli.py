@@ -88,14 +88,17 @@ def bench(game, as_json):
               help="Seconds per move when no INFO timeout_turn/time_left arrive  [default: 1].")
 @click.option("--depth", type=click.IntRange(1, 40), default=None,
               help="Search every move to this depth, whatever the time.")
+@click.option("--nodes", type=click.IntRange(1000, 10**9), default=None,
+              help="Search every move to this many nodes, whatever the time (a budget that "
+                   "other programs' load cannot change, for self-play SPRTs).")
 @click.option("--plain", is_flag=True,
               help="The reference alpha-beta (no VCF, no table, no killers or history): with "
                    "--depth, the match baseline.")
-def gomocup(seconds, depth, plain):
+def gomocup(seconds, depth, nodes, plain):
     """Speak the Gomocup (Piskvork) brain protocol on stdin/stdout for Gomoku."""
     from engines.gomoku.gomocup import run
 
-    raise SystemExit(run(default_seconds=seconds, depth=depth, plain=plain))
+    raise SystemExit(run(default_seconds=seconds, depth=depth, nodes=nodes, plain=plain))
 
 
 @main.command()

@@ -30,6 +30,8 @@ is flushed after every answer. The brain does not read input while it thinks.
 
 `Brain(depth=D, plain=True)` (`engines gomocup --depth D --plain`) is the match baseline: a
 fixed-depth alpha-beta with no VCF, no table and no killer or history moves, whatever the time.
+`Brain(nodes=N)` (`--nodes N`) searches every move to N nodes whatever the time: self-play
+SPRTs use it so that the load of other programs cannot bias a result.
 """
 from __future__ import annotations
 
@@ -68,9 +70,9 @@ class Brain:
     """One protocol session: the board, the budget and the INFO settings."""
 
     def __init__(self, default_seconds: float | None = None, depth: int | None = None,
-                 plain: bool = False):
+                 plain: bool = False, nodes: int | None = None):
         self.default_seconds = default_seconds or DEFAULT_SECONDS
-        self.depth, self.plain = depth, plain
+        self.depth, self.plain, self.nodes = depth, plain, nodes
         self.engine: GomokuEngine | None = None
         self.rule = "freestyle"
         self.info: dict[str, int] = {}
@@ -129,8 +131,9 @@ class Brain:
                 f"{result['nodes']}{won} pv {pv}", f"{x},{y}"]
 
     def _search(self, engine: GomokuEngine, play: bool) -> dict:
-        """The search of a move (played when PLAY): fixed depth in depth mode, else timed."""
-        budget = {"depth": self.depth} if self.depth else {"seconds": self.seconds()}
+        """The search of a move (played when PLAY): fixed depth or nodes if set, else timed."""
+        budget = ({"depth": self.depth} if self.depth else {"nodes": self.nodes} if self.nodes
+                  else {"seconds": self.seconds()})
         run = engine.genmove if play else engine.search
         return run(plain=self.plain, **budget)
 
@@ -285,10 +288,10 @@ def swap2_opening(size: int) -> list[tuple[int, int]]:
 
 
 def run(stdin=None, stdout=None, default_seconds: float | None = None,
-        depth: int | None = None, plain: bool = False) -> int:
+        depth: int | None = None, plain: bool = False, nodes: int | None = None) -> int:
     """Read commands until END or end of input; 0."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    brain = Brain(default_seconds, depth=depth, plain=plain)
+    brain = Brain(default_seconds, depth=depth, plain=plain, nodes=nodes)
     for line in stdin:
         try:
             answer = brain.handle(line)

@@ -3,9 +3,10 @@
  * evaluation of five-point windows kept incrementally.
  *
  * The search works on its own copy of the caller's board (gm_board_make/unmake, no legality
- * check: renju black's forbidden points are tested before a black move is made). Moves are
- * the empty cells near stones: `near[cell]` counts the stones within two points along the
- * eight directions. Scores are from the side to move's view; a win whose five is placed at
+ * check: renju black's forbidden points are tested before a black move is made), with the
+ * line-pattern codes of patterns.c updated by each stone: the candidates (empty cells with a
+ * stone within two points), the fives and the possible fours come from its sets, never from a
+ * scan of the board. Scores are from the side to move's view; a win whose five is placed at
  * ply p scores GM_WIN_SCORE - p. */
 #include "gomoku.h"
 #include "internal.h"
@@ -23,6 +24,7 @@
 #define VCF_TABLE_BITS 16
 #define VCF_DEFAULT_PLIES 31
 #define VCF_MAX_NODES 500000L
+#define LEAF_VCF_PLIES 5         /* a quiet leaf's own VCF: four, block, four, block, five */
 
 enum { TT_NONE = 0, TT_EXACT, TT_LOWER, TT_UPPER };
 
@@ -49,10 +51,13 @@ struct gm_search {
     tt_entry *tt;
     size_t tt_mask;
     int tt_mb, tt_size, tt_rule;
+    int tt_fresh;                /* the table is as calloc left it: nothing to clear */
     uint64_t *vcf_fail;          /* hash ^ plies of VCF searches that failed */
     gm_board b;
-    uint8_t near[GM_MAX_CELLS];
-    int eval;                    /* black's window sum minus white's */
+    gm_codes cd;                 /* the line-pattern codes of b (patterns.c) */
+    int verify;                  /* tests: compare cd with a rebuild after every move */
+    long checks, mismatches;
+    gm_codes fresh;              /* verify mode's rebuild */
     long nodes, max_nodes;
     double deadline;
     int aborted, vcf_len, vcf_win;   /* the proof's PV length and plies to its five */
@@ -64,8 +69,6 @@ struct gm_search {
     uint16_t vcf_pv[MAX_PLY];
     int nroot, root_cell[GM_MAX_CELLS], root_score[GM_MAX_CELLS];
 };
-
-static void search_tables_init(void);
 
 /* ---- life cycle ---------------------------------------------------------------------- */
 
@@ -87,8 +90,9 @@ gm_search *gm_search_new(int tt_megabytes)
     s->tt_mask = n - 1;
     s->tt_mb = (int)((n * sizeof(tt_entry)) >> 20);
     s->tt_size = s->tt_rule = -1;
+    s->tt_fresh = 1;
     gm_tables_init();
-    search_tables_init();
+    gm_codes_tables_init();
     return s;
 }
 
@@ -106,163 +110,63 @@ int gm_search_tt_megabytes(const gm_search *s)
     return s->tt_mb;
 }
 
-/* ---- windows: evaluation and move order --------------------------------------------- */
+/* ---- the board copy and its codes ----------------------------------------------------- */
 
-/* What the five-point windows through an empty cell say, looked up per direction by the
-   states of the nine points cell-4 .. cell+4 (2 bits each: empty, black, white, off the
-   board), so a cell costs four lookups instead of twenty window counts. */
-#define LINE_KEYS (1 << 18)
-enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
-
-typedef struct {
-    int32_t order[2];            /* move-order score for black, for white */
-    int16_t eval[2];             /* change of the evaluation when black / white stands here */
-    uint8_t flags;               /* FIVE_*: a window of four of that colour and nothing else;
-                                    THREE_*: a window of three (the stone may make a four) */
-} line_info;
-
-static line_info line_table[LINE_KEYS];
-static uint32_t spread9[512];    /* bit j of a 9-bit mask moved to bit 2j */
-static plat_once line_once = PLAT_ONCE_INIT;
-
-static const int eval_weight[6] = {0, 1, 8, 60, 400, 4000};
-static const int order_attack[5] = {1, 6, 50, 400, 100000};
-static const int order_defend[5] = {0, 4, 35, 300, 50000};
-
-static int window_value(int nb, int nw)
+/* patterns.c keeps the line-pattern codes of s->b (keys, order scores, evaluation, five and
+   three sets, candidates) in s->cd, changed only by the stones of srch_make/unmake. */
+static void srch_verify(gm_search *s)
 {
-    if (nb && nw)
-        return 0;
-    return nb ? eval_weight[nb] : -eval_weight[nw];
+    gm_codes_rebuild(&s->fresh, &s->b);
+    s->checks++;
+    s->mismatches += !gm_codes_equal(&s->fresh, &s->cd);
 }
 
-/* One window of the nine points (start st, the centre inside) added to e. */
-static void line_window(line_info *e, const int *pt, int st)
+static void srch_make(gm_search *s, int cell)
 {
-    int nb = 0, nw = 0;
-    for (int i = st; i < st + 5; i++) {
-        if (pt[i] == 3)
-            return;
-        nb += pt[i] == GM_BLACK && i != 4;
-        nw += pt[i] == GM_WHITE && i != 4;
+    gm_codes_put(&s->cd, &s->b, cell, s->b.to_move);
+    gm_board_make(&s->b, cell);
+    if (s->verify)
+        srch_verify(s);
+}
+
+static void srch_unmake(gm_search *s, int cell)
+{
+    gm_board_unmake(&s->b);
+    gm_codes_lift(&s->cd, &s->b, cell, s->b.to_move);   /* unmake gave back its colour */
+    if (s->verify)
+        srch_verify(s);
+}
+
+/* The board and its codes built from the caller's board, stone by stone. */
+static void srch_load(gm_search *s, const gm_board *b)
+{
+    gm_board_reset(&s->b, b->size, b->rule);
+    gm_codes_rebuild(&s->cd, &s->b);
+    for (int i = 0; i < b->nmoves; i++) {
+        gm_codes_put(&s->cd, &s->b, b->moves[i], s->b.to_move);
+        gm_board_make(&s->b, b->moves[i]);
     }
-    e->order[0] += (nw ? 0 : order_attack[nb]) + (nb ? 0 : order_defend[nw]);
-    e->order[1] += (nb ? 0 : order_attack[nw]) + (nw ? 0 : order_defend[nb]);
-    e->eval[0] = (int16_t)(e->eval[0] + window_value(nb + 1, nw) - window_value(nb, nw));
-    e->eval[1] = (int16_t)(e->eval[1] + window_value(nb, nw + 1) - window_value(nb, nw));
-    e->flags |= (!nw && nb == 4 ? FIVE_B : 0) | (!nb && nw == 4 ? FIVE_W : 0)
-                | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
+    gm_board_copy(&s->b, b);     /* the very bytes of the caller's board (result included) */
+    if (s->verify)
+        srch_verify(s);
 }
 
-static void line_table_build(void)
+void gm_search_set_verify(gm_search *s, int on)
 {
-    for (int m = 0; m < 512; m++)
-        for (int j = 0; j < 9; j++)
-            spread9[m] |= (uint32_t)((m >> j) & 1) << (2 * j);
-    for (int key = 0; key < LINE_KEYS; key++) {
-        int pt[9];
-        for (int i = 0; i < 9; i++)
-            pt[i] = (key >> (2 * i)) & 3;
-        line_info *e = &line_table[key];
-        memset(e, 0, sizeof *e);
-        for (int st = 0; st <= 4; st++)
-            line_window(e, pt, st);
-    }
+    s->verify = on;
 }
 
-static void search_tables_init(void)
+long gm_search_mismatches(const gm_search *s, long *checks)
 {
-    plat_run_once(&line_once, line_table_build);
-}
-
-/* The key of the nine points around cell along dir. */
-static uint32_t line_key(const gm_board *b, int cell, int d)
-{
-    int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
-    uint32_t bl = (uint32_t)(((uint64_t)b->line[0][d][l] << 4) >> p) & 511u;
-    uint32_t wh = (uint32_t)(((uint64_t)b->line[1][d][l] << 4) >> p) & 511u;
-    uint32_t on = (uint32_t)(((uint64_t)b->valid[d][l] << 4) >> p) & 511u;
-    return spread9[bl] | spread9[wh] << 1 | spread9[~on & 511u] * 3u;
-}
-
-/* The change of s->eval when color is put on the empty cell. */
-static int eval_delta(const gm_board *b, int cell, int color)
-{
-    int delta = 0;
-    for (int d = 0; d < GM_NDIRS; d++)
-        delta += line_table[line_key(b, cell, d)].eval[color - 1];
-    return delta;
-}
-
-/* How urgent a move is for color: its own windows it extends and the opponent's it spoils.
-   *flags gets the FIVE_/THREE_ bits of the four directions (a five needs a FIVE_ window,
-   which win_at then decides). */
-static int order_score(const gm_board *b, int cell, int color, int *flags)
-{
-    int score = 0;
-    *flags = 0;
-    for (int d = 0; d < GM_NDIRS; d++) {
-        const line_info *e = &line_table[line_key(b, cell, d)];
-        score += e->order[color - 1];
-        *flags |= e->flags;
-    }
-    return score;
+    *checks = s->checks;
+    return s->mismatches;
 }
 
 /* Would a stone of color on the empty cell have three of its own in a clean window (so it
    may make a four)? */
-static int may_make_four(const gm_board *b, int cell, int color)
+static int may_make_four(const gm_search *s, int cell, int color)
 {
-    int flags;
-    order_score(b, cell, color, &flags);
-    return (flags & (color == GM_BLACK ? THREE_B : THREE_W)) != 0;
-}
-
-/* ---- the board copy ---------------------------------------------------------------- */
-
-static void near_add(gm_search *s, int cell, int v)
-{
-    static const int dxy[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
-                                  {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
-    int x = gm_cell_x(cell), y = gm_cell_y(cell), n = s->b.size;
-    for (int d = 0; d < 8; d++)
-        for (int k = 1; k <= 2; k++) {
-            int cx = x + k * dxy[d][0], cy = y + k * dxy[d][1];
-            if (cx >= 0 && cy >= 0 && cx < n && cy < n)
-                s->near[gm_cell(cx, cy)] = (uint8_t)(s->near[gm_cell(cx, cy)] + v);
-        }
-}
-
-static int srch_make(gm_search *s, int cell)
-{
-    int delta = eval_delta(&s->b, cell, s->b.to_move);
-    s->eval += delta;
-    near_add(s, cell, 1);
-    gm_board_make(&s->b, cell);
-    return delta;
-}
-
-static void srch_unmake(gm_search *s, int cell, int delta)
-{
-    gm_board_unmake(&s->b);
-    near_add(s, cell, -1);
-    s->eval -= delta;
-}
-
-/* The board, near counts and evaluation built from the caller's board, stone by stone. */
-static void srch_load(gm_search *s, const gm_board *b)
-{
-    gm_board_copy(&s->b, b);
-    memset(s->near, 0, sizeof s->near);
-    s->eval = 0;
-    gm_board_reset(&s->b, b->size, b->rule);
-    for (int i = 0; i < b->nmoves; i++) {
-        int cell = b->moves[i];
-        s->eval += eval_delta(&s->b, cell, s->b.to_move);
-        near_add(s, cell, 1);
-        gm_board_make(&s->b, cell);
-    }
-    gm_board_copy(&s->b, b);     /* the very bytes of the caller's board (result included) */
+    return s->cd.count[GM_CODES_THREE + color - 1][cell] != 0;
 }
 
 static int win_at(const gm_board *b, int color, int cell)
@@ -297,29 +201,46 @@ static int budget_out(gm_search *s)
 
 /* ---- move generation ----------------------------------------------------------------- */
 
-/* The candidate cells, with the fives of both sides found on the way. */
-static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
+/* body for every cell of a set, in increasing cell order (a copy of each word is walked, so
+   the body may make and unmake moves). */
+#define SET_EACH(set, cell, body)                                                      \
+    for (int w_ = 0; w_ < GM_SET_WORDS; w_++)                                          \
+        for (uint64_t m_ = (set)[w_]; m_; m_ &= m_ - 1) {                              \
+            int cell = w_ * 64 + __builtin_ctzll(m_);                                  \
+            body                                                                       \
+        }
+
+/* The fives of both sides, from the five sets (a five needs a window of four, so only those
+   cells are judged by win_at under the rule): the last one in cell order of each. */
+static void threats_find(const gm_search *s, threats *t)
 {
     const gm_board *b = &s->b;
     int me = b->to_move, opp = gm_other(me);
-    ml->n = 0;
     t->my_win = t->opp_win = -1;
     t->nopp = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
-            int c = gm_cell(x, y);
-            if (b->cell[c] != GM_EMPTY || !s->near[c])
-                continue;
-            int flags, score = order_score(b, c, me, &flags);
-            if ((flags & (me == GM_BLACK ? FIVE_B : FIVE_W)) && win_at(b, me, c))
-                t->my_win = c;
-            if ((flags & (me == GM_BLACK ? FIVE_W : FIVE_B)) && win_at(b, opp, c)) {
-                t->opp_win = c;
-                t->nopp++;
-            }
-            ml->score[ml->n] = scored ? score + (s->plain ? 0 : s->history[c] >> 10) : 0;
-            ml->cell[ml->n++] = (uint16_t)c;
+    SET_EACH(s->cd.set[GM_CODES_FIVE + me - 1], c, {
+        if (win_at(b, me, c))
+            t->my_win = c;
+    })
+    SET_EACH(s->cd.set[GM_CODES_FIVE + opp - 1], c, {
+        if (win_at(b, opp, c)) {
+            t->opp_win = c;
+            t->nopp++;
         }
+    })
+}
+
+/* The candidate cells (empty, a stone within two points), scored for the side to move. */
+static void gen_moves(const gm_search *s, movelist *ml, int scored)
+{
+    const gm_board *b = &s->b;
+    int me = b->to_move;
+    ml->n = 0;
+    SET_EACH(s->cd.cand, c, {
+        ml->score[ml->n] = scored ? gm_codes_order(&s->cd, c, me)
+                                        + (s->plain ? 0 : s->history[c] >> 10) : 0;
+        ml->cell[ml->n++] = (uint16_t)c;
+    })
     if (b->nmoves == 0) {
         int mid = gm_cell(b->size / 2, b->size / 2);
         ml->n = 1;
@@ -328,9 +249,23 @@ static void gen_moves(gm_search *s, movelist *ml, threats *t, int scored)
     }
 }
 
-/* Moves the best first: the table's move, the killers, then by score (selection sort of the
-   first `keep` only). */
-static void order_moves(gm_search *s, movelist *ml, int tt_move, int ply, int keep)
+/* Move i becomes the best of moves i.. (one step of a selection sort, done as the search
+   needs the next move: most nodes cut off after one or two). */
+static void pick_best(movelist *ml, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < ml->n; j++)
+        if (ml->score[j] > ml->score[best])
+            best = j;
+    int tc = ml->cell[i], ts = ml->score[i];
+    ml->cell[i] = ml->cell[best];
+    ml->score[i] = ml->score[best];
+    ml->cell[best] = (uint16_t)tc;
+    ml->score[best] = ts;
+}
+
+/* Move-order bonuses: the table's move first, then the killers, then by score (pick_best). */
+static void order_moves(gm_search *s, movelist *ml, int tt_move, int ply)
 {
     for (int i = 0; i < ml->n; i++) {
         int c = ml->cell[i];
@@ -338,17 +273,6 @@ static void order_moves(gm_search *s, movelist *ml, int tt_move, int ply, int ke
             ml->score[i] += 1 << 28;
         else if (ply < MAX_PLY && (c == s->killer[ply][0] || c == s->killer[ply][1]))
             ml->score[i] += 1 << 12;
-    }
-    for (int i = 0; i < ml->n && i < keep; i++) {
-        int best = i;
-        for (int j = i + 1; j < ml->n; j++)
-            if (ml->score[j] > ml->score[best])
-                best = j;
-        int tc = ml->cell[i], ts = ml->score[i];
-        ml->cell[i] = ml->cell[best];
-        ml->score[i] = ml->score[best];
-        ml->cell[best] = (uint16_t)tc;
-        ml->score[best] = ts;
     }
 }
 
@@ -404,8 +328,10 @@ static int tt_probe(gm_search *s, int depth, int alpha, int beta, int ply, int *
 static int vcf_attack(gm_search *s, int plies, int ply);
 
 /* The win points of color on the lines through cell (a stone just put there). */
-static int wins_around(const gm_board *b, int color, int cell, int *cells)
+static int wins_around(const gm_search *s, int color, int cell, int *cells)
 {
+    const gm_board *b = &s->b;
+    const uint8_t *nfive = s->cd.count[GM_CODES_FIVE + color - 1];
     int n = 0, x = gm_cell_x(cell), y = gm_cell_y(cell);
     static const int dxy[GM_NDIRS][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
     for (int d = 0; d < GM_NDIRS; d++)
@@ -414,7 +340,7 @@ static int wins_around(const gm_board *b, int color, int cell, int *cells)
             if (k == 0 || cx < 0 || cy < 0 || cx >= b->size || cy >= b->size)
                 continue;
             int c = gm_cell(cx, cy);
-            if (b->cell[c] == GM_EMPTY && win_at(b, color, c) && n < 2)
+            if (b->cell[c] == GM_EMPTY && nfive[c] && win_at(b, color, c) && n < 2)
                 cells[n++] = c;
         }
     return n;
@@ -443,9 +369,9 @@ static int vcf_defend(gm_search *s, int plies, int ply, const int *w, int nw)
     }
     if (plies < 3)
         return 0;
-    int delta = srch_make(s, w[0]);
+    srch_make(s, w[0]);
     int won = vcf_attack(s, plies - 1, ply + 1);
-    srch_unmake(s, w[0], delta);
+    srch_unmake(s, w[0]);
     if (won)
         s->vcf_pv[ply] = (uint16_t)w[0];
     return won;
@@ -455,13 +381,13 @@ static int vcf_defend(gm_search *s, int plies, int ply, const int *w, int nw)
 static int vcf_try(gm_search *s, int cell, int plies, int ply)
 {
     int w[2], won = 0, me = s->b.to_move;
-    if (!may_make_four(&s->b, cell, me) || forbidden_for(s, cell))
+    if (!may_make_four(s, cell, me) || forbidden_for(s, cell))
         return 0;
-    int delta = srch_make(s, cell);
-    int nw = wins_around(&s->b, me, cell, w);
+    srch_make(s, cell);
+    int nw = wins_around(s, me, cell, w);
     if (nw > 0)
         won = vcf_defend(s, plies - 1, ply + 1, w, nw);
-    srch_unmake(s, cell, delta);
+    srch_unmake(s, cell);
     if (won)
         s->vcf_pv[ply] = (uint16_t)cell;
     return won;
@@ -470,12 +396,11 @@ static int vcf_try(gm_search *s, int cell, int plies, int ply)
 /* Attacker to move with `plies` left (its five counts as one): only fours and fives. */
 static int vcf_attack(gm_search *s, int plies, int ply)
 {
-    movelist ml;
     threats t;
     s->nodes++;
     if (budget_out(s) || plies < 1 || ply + 2 >= MAX_PLY)
         return 0;
-    gen_moves(s, &ml, &t, 0);
+    threats_find(s, &t);
     if (t.my_win >= 0) {
         s->vcf_pv[ply] = (uint16_t)t.my_win;
         s->vcf_len = s->vcf_win = ply + 1;
@@ -483,11 +408,10 @@ static int vcf_attack(gm_search *s, int plies, int ply)
     }
     if (plies < 3 || t.nopp >= 2 || vcf_mark(s, plies, 0))
         return 0;
-    for (int i = 0; i < ml.n; i++) {
-        int c = ml.cell[i];
+    SET_EACH(s->cd.set[GM_CODES_THREE + s->b.to_move - 1], c, {    /* the cells that may make a four */
         if ((t.nopp == 0 || c == t.opp_win) && vcf_try(s, c, plies, ply))
             return 1;
-    }
+    })
     if (!s->aborted)
         vcf_mark(s, plies, 1);
     return 0;
@@ -530,21 +454,28 @@ static void cutoff_learn(gm_search *s, int move, int depth, int ply)
             s->history[i] /= 2;
 }
 
-/* One child searched with PVS: the first with the full window, the others with a null one. */
-static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first)
+/* One child searched with PVS: the first with the full window, the others with a null one,
+   first `reduce` plies shallower (a late move's reduction) and again at full depth when that
+   beats alpha. */
+static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, int ply, int first,
+                        int reduce)
 {
     int me = s->b.to_move, v;
-    int delta = srch_make(s, cell);
+    srch_make(s, cell);
+    if (depth > 0 && !s->plain)  /* the child will probe the table: start that fetch now */
+        __builtin_prefetch(&s->tt[gm_board_hash(&s->b) & s->tt_mask]);
     if (s->b.result == me)
         v = WIN - ply - 1;
     else if (first)
         v = -search_node(s, depth, -beta, -alpha, ply + 1);
     else {
-        v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
+        v = reduce ? -search_node(s, depth - reduce, -alpha - 1, -alpha, ply + 1) : alpha + 1;
+        if (v > alpha)
+            v = -search_node(s, depth, -alpha - 1, -alpha, ply + 1);
         if (v > alpha && v < beta)
             v = -search_node(s, depth, -beta, -alpha, ply + 1);
     }
-    srch_unmake(s, cell, delta);
+    srch_unmake(s, cell);
     return v;
 }
 
@@ -557,7 +488,8 @@ static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move,
         return 1;
     }
     int width = ply == 0 ? ROOT_WIDTH : WIDTH;
-    order_moves(s, ml, tt_move, ply, width);
+    gen_moves(s, ml, 1);
+    order_moves(s, ml, tt_move, ply);
     return ml->n < width ? ml->n : width;
 }
 
@@ -567,15 +499,84 @@ static void root_note(gm_search *s, int cell, int v)
     s->root_score[s->nroot++] = v;
 }
 
+/* The static score of the side to move (what a quiet leaf returns). */
+static int static_score(const gm_search *s)
+{
+    int e = (s->b.to_move == GM_BLACK ? s->cd.eval : -s->cd.eval) + 20;  /* + the move in hand */
+    return e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e;
+}
+
+/* Futility at the frontier (the children are leaves): a move that cannot make a four leaves
+   the opponent a quiet leaf, whose score is the static one after the move, known from the
+   move's evaluation delta without making it; it is at most that (less if the opponent has a
+   five). So a move whose score is already <= alpha is not made: the value is exact for the
+   bound. Returns that score, or -INF when the move must be searched. */
+static int frontier_score(const gm_search *s, int cell, int alpha)
+{
+    int me = s->b.to_move;
+    if (may_make_four(s, cell, me))
+        return -INF;
+    int after = s->cd.eval + gm_codes_eval_delta(&s->cd, cell, me);    /* black's view */
+    int e = (me == GM_BLACK ? -after : after) + 20;                       /* the leaf's */
+    int v = -(e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e);
+    return v <= alpha ? v : -INF;
+}
+
+/* A quiet leaf (no five for either side to make or block): a short VCF of the side to move
+   is a win (a proof: its fours leave one reply each); else the static score. */
+static int leaf_score(gm_search *s, int ply)
+{
+    if (!s->plain && ply + LEAF_VCF_PLIES + 2 < MAX_PLY
+        && vcf_attack(s, LEAF_VCF_PLIES, 0))
+        return WIN - ply - s->vcf_win;
+    return static_score(s);
+}
+
+/* A quiet move: it makes no four and spoils none of the opponent's windows of three. */
+static int quiet_move(const gm_search *s, int cell)
+{
+    int me = s->b.to_move;
+    return !s->cd.count[GM_CODES_THREE + me - 1][cell]
+           && !s->cd.count[GM_CODES_THREE + gm_other(me) - 1][cell];
+}
+
+/* Move-count pruning: how many moves a shallow node tries before it skips the quiet ones
+   (0: no limit). */
+static int late_move_limit(const gm_search *s, int depth, int ply, const threats *t)
+{
+    return !s->plain && ply > 0 && t->nopp == 0 && depth <= 3 ? 4 + 3 * depth : 0;
+}
+
+/* Late-move reduction of the i-th move (children at `depth`): one ply for a quiet move from
+   the fourth on, away from the root and the frontier; none in plain mode. */
+static int late_reduction(const gm_search *s, int depth, int ply, int i, int cell)
+{
+    return !s->plain && ply > 0 && depth >= 2 && i >= 3 && quiet_move(s, cell)
+           && (ply >= MAX_PLY || (cell != s->killer[ply][0] && cell != s->killer[ply][1]));
+}
+
 static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
-                        int ply, int *best_move)
+                        int ply, int *best_move, int frontier, int late_limit)
 {
     int best = -INF, searched = 0;
     for (int i = 0; i < n; i++) {
+        pick_best(ml, i);
         int c = ml->cell[i];
+        if (late_limit && i >= late_limit && searched > 0 && quiet_move(s, c))
+            continue;
         if (forbidden_for(s, c))
             continue;
-        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0);
+        int fv = frontier ? frontier_score(s, c, alpha) : -INF;
+        if (fv > -INF) {
+            searched++;
+            if (fv > best) {
+                best = fv;
+                *best_move = c;
+            }
+            continue;
+        }
+        int reduce = late_reduction(s, depth, ply, i, c);
+        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0, reduce);
         if (s->aborted)
             return best;
         if (ply == 0)
@@ -605,24 +606,24 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
     s->nodes++;
     if (budget_out(s))
         return 0;
-    gen_moves(s, &ml, &t, depth > 0);
+    threats_find(s, &t);
     if (t.my_win >= 0) {
         pv_update(s, ply, t.my_win);
         return WIN - ply - 1;
     }
     if (t.nopp >= 2 || (t.nopp == 1 && forbidden_for(s, t.opp_win)))
         return -(WIN - ply - 2);
-    if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2)) {
-        int e = (s->b.to_move == GM_BLACK ? s->eval : -s->eval) + 20;  /* + the move in hand */
-        return e > EVAL_MAX ? EVAL_MAX : e < -EVAL_MAX ? -EVAL_MAX : e;
-    }
+    if (t.nopp == 0 && (depth <= 0 || ply >= MAX_PLY - 2))
+        return leaf_score(s, ply);
     if (ply >= MAX_PLY - 2)
         return 0;
     if (tt_probe(s, depth, alpha, beta, ply, &score, &tt_move))
         return score;
     int n = node_moves(s, &ml, &t, tt_move, ply);
     int child_depth = t.nopp == 1 ? depth : depth - 1;   /* the only reply is not a ply */
-    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move);
+    int frontier = child_depth <= 0 && t.nopp == 0 && ply > 0 && !s->plain;
+    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move, frontier,
+                            late_move_limit(s, depth, ply, &t));
     if (!s->aborted)
         tt_store(s, depth, best, best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER,
                  best_move, ply);
@@ -662,15 +663,18 @@ static int root_fallback(gm_search *s)
 {
     movelist ml;
     threats t;
-    gen_moves(s, &ml, &t, 1);
+    threats_find(s, &t);
+    gen_moves(s, &ml, 1);
     if (t.my_win >= 0)
         return t.my_win;
     if (t.nopp > 0 && !forbidden_for(s, t.opp_win))
         return t.opp_win;
-    order_moves(s, &ml, -1, 0, ml.n);
-    for (int i = 0; i < ml.n; i++)
+    order_moves(s, &ml, -1, 0);
+    for (int i = 0; i < ml.n; i++) {
+        pick_best(&ml, i);
         if (!forbidden_for(s, ml.cell[i]))
             return ml.cell[i];
+    }
     int cells[GM_MAX_CELLS];
     return gm_board_legal_moves(&s->b, cells) > 0 ? cells[0] : -1;
 }
@@ -695,7 +699,9 @@ static void search_prepare(gm_search *s, const gm_board *b, const gm_search_opts
 {
     srch_load(s, b);
     if (s->tt_size != b->size || s->tt_rule != b->rule) {
-        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        if (!s->tt_fresh)        /* a first search does not touch 64 MB before it starts */
+            memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        s->tt_fresh = 0;
         s->tt_size = b->size;
         s->tt_rule = b->rule;
     }

@@ -31,6 +31,7 @@ def test_random_api_sequences_are_clean_under_sanitizers(harness, seed):
     assert int(words[1]) > 3000            # it really played moves
     assert int(words[3]) > 0               # and met renju forbidden points
     assert int(words[5]) > 100             # and searched (tiny budgets)
+    assert int(words[7]) > 10000           # comparing the incremental codes with a rebuild
 
 
 @pytest.mark.parametrize("line,broken", [
@@ -42,6 +43,18 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
     back every byte, is caught."""
     fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, "board.c", line, broken,
                                          20000)
+
+
+@pytest.mark.parametrize("line,broken", [
+    ("key_change(k, b, n, old, now);", "if (j != 3) "),       # one key field's flags not updated
+    ("k->near[n] = (uint8_t)(k->near[n] + sign);", "if (n % 5) "),  # near counts drift
+    ("set_to(k->set[i], n, k->count[i][n] != 0);", "if (i) "),      # a set not kept
+])
+def test_harness_catches_broken_incremental_codes(tmp_path, line, broken):
+    """The search's incremental line-pattern codes are compared with a rebuild after every
+    move inside a search: a patterns.c that misses one update is caught."""
+    fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, "patterns.c", line,
+                                         broken, 20000)
 
 
 def test_harness_compiles_and_calls_the_inspect_helpers(harness):

@@ -2,7 +2,9 @@
    and UBSan: random call sequences (valid and invalid), with the board's bookkeeping (cells
    against bit lines, valid masks, Zobrist hash, record, side to move, result) recomputed from
    scratch after every call, and every call that only reads the board (forbidden points, legal
-   moves, inspect.c) checked to leave it byte-identical.
+   moves, inspect.c) checked to leave it byte-identical. The search runs in verify mode: after
+   every move and undo inside it, its incremental line-pattern codes (patterns.c) are compared
+   with a recomputation from scratch, and any mismatch fails the run.
    Usage: harness SEED ITERATIONS. Exit 0 when every check held. */
 #include "gomoku.h"
 #include "internal.h"
@@ -200,6 +202,8 @@ static void op_search(fuzz *f)
     else
         CHECK(r.move == -1 && err == GM_ERR_GAME_OVER);
     check_same(&before, f->b);
+    long checks;
+    CHECK(gm_search_mismatches(f->s, &checks) == 0);
     f->searches++;
 }
 
@@ -245,6 +249,7 @@ int main(int argc, char **argv)
     CHECK(gm_board_new(4, 0) == NULL && gm_board_new(21, 0) == NULL && gm_board_new(15, 3) == NULL);
     fuzz f = {gm_board_new(5 + (int)rnd(16), (int)rnd(3)), gm_search_new((int)rnd(3)), 0, 0, 0, 0, 0};
     CHECK(f.b != NULL && f.s != NULL && gm_search_tt_megabytes(f.s) >= 1);
+    gm_search_set_verify(f.s, 1);
     for (long it = 0; it < iters; it++) {
         int size = gm_board_size(f.b), op = (int)rnd(100);
         f.x = (int)rnd(size + 4) - 2;
@@ -261,9 +266,12 @@ int main(int argc, char **argv)
             op_setup(&f, op - 96 > 2 ? 2 : op - 96);
         check_board(f.b);
     }
+    long checks, bad = gm_search_mismatches(f.s, &checks);
+    CHECK(bad == 0);
     gm_board_free(f.b);
     gm_search_free(f.s);
     gm_search_free(NULL);
-    printf("ok %ld plays %ld forbidden %ld searches\n", f.plays, f.forbidden_seen, f.searches);
+    printf("ok %ld plays %ld forbidden %ld searches %ld code-checks\n", f.plays,
+           f.forbidden_seen, f.searches, checks);
     return 0;
 }

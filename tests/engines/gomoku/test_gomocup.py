@@ -200,3 +200,15 @@ def test_the_baseline_mode_searches_a_fixed_depth_plainly():
     brain.answer("BOARD", "7,7,2", "8,8,1", "6,9,2", "DONE")
     assert brain.messages[-1].startswith("MESSAGE depth 3 ")
     assert brain.close()[0] == 0
+
+
+def test_a_node_budget_searches_that_many_nodes_whatever_the_time():
+    """--nodes N (the self-play SPRTs' budget): every move stops at N nodes, not by a clock."""
+    exe = shutil.which("engines", path=str(Path(sys.executable).parent))
+    brain = Brain([exe, "gomocup", "--nodes", "3000"])
+    brain.send("INFO timeout_turn 30000")
+    assert brain.answer("START 15") == "OK"
+    brain.answer("BOARD", "7,7,2", "8,8,1", "DONE")        # quiet: no win cuts it short
+    words = brain.messages[-1].split()
+    assert words[:1] == ["MESSAGE"] and 3000 <= int(words[words.index("nodes") + 1]) <= 3001
+    assert brain.close()[0] == 0
