@@ -20,7 +20,7 @@ import os
 import time
 from typing import NamedTuple
 
-from pm.layout import shard_dirs
+from pm.layout import is_sharded, shard_dirs
 from pm.model import Summary, summaries_of
 from pm.taskfile import summary
 
@@ -49,9 +49,8 @@ def load(tasks_dir: str, cache_path: str, listing_path: str, ready: bool = True)
     """The tasks as the listing cache holds them (see the module's docstring); READY=False
     when pm ready's order is not wanted (a sharded tracker then leaves it None)."""
     import marshal  # lazy: pm show never lists
-    shards = shard_dirs(tasks_dir)
-    if shards:
-        return _load_sharded(tasks_dir, shards, cache_path, listing_path, ready)
+    if is_sharded(os.path.dirname(tasks_dir)):  # the marker, not a listing of 100,000 names
+        return _load_sharded(tasks_dir, shard_dirs(tasks_dir), cache_path, listing_path, ready)
     stamp = _folder_stamp(tasks_dir)
     started = time.time_ns()
     if os.environ.get("PM_CHECK_EVERY_FILE") != "1":
