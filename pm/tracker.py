@@ -157,8 +157,11 @@ class Tracker:
     def history(self, task_id: int) -> list:
         """One task's commits, newest first, each with its diff (pm.history.HistoryEntry)."""
         from pm import history
-        rel = f"{layout.TASKS}/{layout.file_of(self.tasks_dir, task_id)}"
-        return history.history(self.root, rel)
+        name = layout.file_of(self.tasks_dir, task_id)
+        rels = [f"{layout.TASKS}/{name}"]
+        if "/" in name:  # sharded: its commits from before pm doctor --shard, at the flat place
+            rels.append(f"{layout.TASKS}/{os.path.basename(name)}")
+        return history.history(self.root, *rels)
 
     # -- changing --------------------------------------------------------------------------
     def new(self, title: str, *, priority: str = "P2", kind: str = "task", status: str = "open",

@@ -3,6 +3,7 @@ one page per folder, each folder's own listing file; every change keeps `pm lint
 the overview equal to a full render, with real git and real pm processes."""
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +12,7 @@ import pytest
 
 from pm import store
 from pm.layout import file_of, href, shard_of
+from pm.web.static import render_board
 from tests.pm.conftest import PM, git, pm_env, run_pm
 
 
@@ -67,6 +69,10 @@ def test_doctor_shard_moves_every_file_and_rewrites_links(tracker, tracker_dir, 
     overview_is_a_full_render(tracker)
     again = run_pm(tracker_dir, "doctor", "--shard")  # nothing more to do
     assert again.returncode == 0 and "moved" not in again.stdout
+    subjects = [e.message.splitlines()[0] for e in tracker.history(1000)]  # from before the move too
+    assert subjects[0].startswith("pm: shard tasks/") and subjects[-1] == "pm: import 4 tasks"
+    hrefs = set(re.findall(r'href="(tasks/[^"]+)"', render_board(tracker)))
+    assert len(hrefs) == 4 and all(os.path.isfile(tracker_dir / h) for h in hrefs)
 
 
 def test_changes_in_a_sharded_tracker_keep_lint_clean_and_the_overview_whole(ceo, tracker_dir, tmp_path):
@@ -78,12 +84,15 @@ def test_changes_in_a_sharded_tracker_keep_lint_clean_and_the_overview_whole(ceo
     run_pm(tracker_dir, "status", "2", "review", check=True)
     run_pm(tracker_dir, "log", "999", "a note", check=True)
     run_pm(tracker_dir, "link", "1", "related", "1000", check=True)
+    import_records(tracker_dir, [{"id": 3500, "title": "imported later",
+                                  "links": [{"type": "blocked-by", "id": 1}]}], tmp_path)
+    assert "../0xxx/1-task-1.html" in (tracker_dir / "tasks" / "3xxx" / "3500-imported-later.html").read_text()
     ceo.promote(1000)
     ceo.promote(2, 1)
     assert [t.id for t in ceo.sprint()] == [2, 1000]
     for t in ceo.all():
         assert ceo.get(t.id).id == t.id
-    assert {t.id for t in ceo.ready(rows=True)} == {1, 999}  # 2 is in review, 1000 blocked
+    assert {t.id for t in ceo.ready(rows=True)} == {1, 999}  # 2 in review, 1000 and 3500 blocked
     lint(tracker_dir)
     overview_is_a_full_render(ceo)
     ls = run_pm(tracker_dir, "ls", check=True).stdout
