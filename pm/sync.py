@@ -299,5 +299,6 @@ def _point_bare_head(root: str, remote: str, branch: str) -> None:
 def _refresh_overview(work) -> None:
     """After a fast-forward the overview is the remote's own, which matches its tasks; make
     sure, as a hand-merged remote could have pushed a stale one."""
-    if work.refresh_overview():
-        work.commit([OVERVIEW], "pm: regenerate overview", overview=False)
+    written = work.refresh_overview()
+    if written:
+        work.commit(written, "pm: regenerate overview", overview=False)
