@@ -6,7 +6,8 @@ listing the same 10,000 tasks in the same run.
     .venv/bin/python bench/pm_bench.py --only size --baseline 0185552   # before and after
     .venv/bin/python bench/pm_bench.py --only big --baseline main --workdir /tmp/pmb   # 100,000
 
-The big tracker is also timed as a copy sharded by `pm doctor --shard` (--no-shard skips it);
+The big tracker is also timed as a copy sharded by `pm doctor --shard`, and the parallel
+creates run on a sharded tracker too (--no-shard skips both);
 with --workdir, trackers an earlier run left there are reused.
 
 With --baseline REV, REV's pm (extracted with `git archive` into a temp dir, run with
@@ -212,10 +213,12 @@ def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, st
     return out
 
 
-def concurrent_new(work: str, procs: int, each: int) -> None:
-    root = os.path.join(work, "pm-new")
+def concurrent_new(work: str, procs: int, each: int, shard: bool = False) -> None:
+    root = os.path.join(work, "pm-new-sharded" if shard else "pm-new")
     pm(root, "init")
-    print(f"\n{procs} processes x {each} `pm new` at once")
+    if shard:
+        pm(root, "doctor", "--shard")
+    print(f"\n{procs} processes x {each} `pm new` at once" + (" (a sharded tracker)" if shard else ""))
 
     def worker(p: int):
         env = env_for(root, session=f"w{p}")
@@ -235,7 +238,8 @@ def concurrent_new(work: str, procs: int, each: int) -> None:
     ids = [i for r in results for i in r[0]]
     failures = [e for r in results for e in r[1]]
     errors = len(failures)
-    files = len([n for n in os.listdir(os.path.join(root, "tasks")) if n.endswith(".html")])
+    files = sum(1 for _dir, _subdirs, names in os.walk(os.path.join(root, "tasks"))
+                for n in names if n.endswith(".html"))
     commits = int(subprocess.run(["git", "-C", root, "rev-list", "--count", "HEAD"], capture_output=True,
                                  text=True).stdout) - 1
     lint = pm(root, "lint", check=False).returncode
@@ -309,7 +313,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--no-backlog", action="store_true", help="skip Backlog.md")
     parser.add_argument("--no-shard", action="store_true",
-                        help="skip the sharded copy of the big tracker (`pm doctor --shard`)")
+                        help="skip the sharded runs (`pm doctor --shard`): the big tracker's copy, the parallel creates")
     parser.add_argument("--quick", action="store_true", help="small counts, to try the bench")
     parser.add_argument("--only", choices=["size", "big", "new", "race", "backlog"], action="append")
     parser.add_argument("--workdir", help="keep the trackers here (default: a temp dir, removed)")
@@ -338,6 +342,8 @@ def main() -> None:
                        shard=not args.no_shard)
         if "new" in only:
             concurrent_new(work, args.procs, args.each)
+            if not args.no_shard:
+                concurrent_new(work, args.procs, args.each, shard=True)
         if "race" in only:
             racing(work, args.claims, args.logs)
         if "backlog" in only and not args.no_backlog:
