@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pm import graph, numbers, reposetup, taskfile
 from pm.errors import ParseError
-from pm.layout import (GITATTRIBUTES, OVERVIEW, OVERVIEW_PAGES, SHARD, TASKS, is_temp_name, name_of,
+from pm.layout import (OVERVIEW, OVERVIEW_PAGES, SHARD, TASKS, is_temp_name, name_of,
                        shard_dirs, shard_name, task_names)
 from pm.layout import href as href_to
 from pm.model import INVERSE_LINK, now
@@ -131,8 +131,8 @@ def lint_tracker(tracker) -> list[Fault]:
             problem = ("no tasks are listed on this page any more" if rel not in expected else
                        "missing" if current is None else "differs from the task files")
             faults.append(Fault(rel, 1, f"{rel} {problem}", True))
-    if not reposetup.has_merge_attribute(tracker.paths):
-        faults.append(Fault(".gitattributes", 1, "no 'overview.html merge=pm-overview' line: merges "
+    for line in reposetup.missing_attributes(tracker.paths):
+        faults.append(Fault(".gitattributes", 1, f"no '{line.strip()}' line: merges "
                                                  "of two clones would conflict in the overview", True))
     return sorted(faults, key=lambda f: (f.path, f.line, f.problem))
 
@@ -155,13 +155,15 @@ def repair(tracker, renumber: bool = False) -> tuple[list[str], list[Fault]]:
         overview_changed = work.refresh_overview()
         fixed += [f"{rel} regenerated" for rel in overview_changed]
         paths = removed + list(touched) + [OVERVIEW] + overview_changed
-        if not reposetup.has_merge_attribute(work.paths):
+        missing = reposetup.missing_attributes(work.paths)
+        if missing:
             path = work.paths.path(".gitattributes")
             text = _read(path) if os.path.exists(path) else ""
             work.write(".gitattributes", text + ("" if not text or text.endswith("\n") else "\n")
-                       + GITATTRIBUTES)
+                       + "".join(missing))
             paths.append(".gitattributes")
-            fixed.append(".gitattributes: added the overview merge driver line")
+            fixed.append(".gitattributes: added the overview merge driver line"
+                         + ("s" if len(missing) > 1 else ""))
         if len(paths) > 1 or overview_changed or work.dirty(OVERVIEW):
             work.commit(paths, "pm: doctor repairs", overview=False)
         reposetup.ensure(work.paths, force=True)

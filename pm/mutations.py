@@ -4,7 +4,6 @@ touched files are read and validated under it, then written and committed togeth
 from __future__ import annotations
 
 import html
-import os
 
 from pm import numbers, queries, taskfile
 from pm.errors import Conflict, InvalidValue, NothingReady, TaskNotFound

@@ -63,12 +63,22 @@ def create_files(root: str) -> Paths:
     return paths
 
 
+PAGES_ATTRIBUTE = "overview/*.html merge=pm-overview\n"
+
+
 def has_merge_attribute(paths: Paths) -> bool:
     """Whether .gitattributes names pm's merge driver for overview.html."""
+    return GITATTRIBUTES not in missing_attributes(paths)
+
+
+def missing_attributes(paths: Paths) -> list[str]:
+    """The merge-driver lines .gitattributes lacks: overview.html's, and in a sharded tracker
+    its pages' (overview/*.html)."""
     try:
         with open(paths.path(".gitattributes"), encoding="utf-8", newline="") as fh:
-            text = fh.read()
+            lines = [line.split() for line in fh.read().splitlines()]
     except FileNotFoundError:
-        return False
-    return any(line.split() == ["overview.html", "merge=pm-overview"] for line in text.splitlines())
+        lines = []
+    wanted = [GITATTRIBUTES] + ([PAGES_ATTRIBUTE] if paths.sharded else [])
+    return [w for w in wanted if w.split() not in lines]
 

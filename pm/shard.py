@@ -17,7 +17,6 @@ from pm.layout import MARKER, TASKS, href, shard_name, task_names
 
 MARKER_TEXT = ("pm tracker, format 2, sharded: tasks/<N // 1000>xxx/<id>-<slug>.html; "
                "see docs/pm-format.md\n")
-PAGES_ATTRIBUTE = "overview/*.html merge=pm-overview\n"
 
 
 def shard(work) -> list[str]:
@@ -42,10 +41,11 @@ def shard(work) -> list[str]:
         rels += [f"{TASKS}/{name}", doc.path]
     work.write(MARKER, MARKER_TEXT)
     reposetup.split_index(paths.root)
-    attributes = _read(paths.path(".gitattributes"))
-    if PAGES_ATTRIBUTE not in attributes:
+    missing = reposetup.missing_attributes(paths)
+    if missing:
+        attributes = _read(paths.path(".gitattributes"))
         work.write(".gitattributes", attributes + ("" if attributes.endswith("\n") or not attributes else "\n")
-                   + PAGES_ATTRIBUTE)
+                   + "".join(missing))
     written = work.refresh_overview()
     os.sync()  # the moves, durable at once before the commit records them
     for stale in (paths.listing, paths.cache):  # the flat listing caches name the old places

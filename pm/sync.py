@@ -19,7 +19,7 @@ from plumbing import git as plumbing_git
 
 from pm import gitrepo, numbers
 from pm.errors import GitError, PmError
-from pm.layout import OVERVIEW, TASKS
+from pm.layout import OVERVIEW, OVERVIEW_PAGES, TASKS
 from pm.model import now
 
 ATTEMPTS = 10
@@ -180,8 +180,8 @@ def _merge(work, root: str, remote: str, remote_head: str, report: SyncReport) -
                     .stdout.split("\0") if r]
         resolved = []
         for rel in unmerged:
-            if rel == OVERVIEW:
-                continue
+            if rel == OVERVIEW or rel.startswith(f"{OVERVIEW_PAGES}/"):
+                continue  # regenerated below
             ours, theirs = _show(root, 2, rel), _show(root, 3, rel)
             if not (rel.startswith(f"{TASKS}/") and rel.endswith(".html")) or ours is None or theirs is None:
                 raise SyncRefused(f"{rel} conflicts in a way pm does not merge (changed outside pm, "

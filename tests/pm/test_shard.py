@@ -13,7 +13,7 @@ import pytest
 from pm import store
 from pm.layout import file_of, href, shard_of
 from pm.web.static import render_board
-from tests.pm.conftest import PM, git, pm_env, run_pm
+from tests.pm.conftest import git, pm_env, run_pm
 
 
 def records(ids, links=()):
@@ -114,6 +114,18 @@ def test_a_failed_change_in_a_new_folder_leaves_nothing(tracker, tracker_dir, tm
     assert not (tracker_dir / "tasks" / "1xxx").exists()
     assert git(tracker_dir, "rev-parse", "HEAD") == head
     assert git(tracker_dir, "status", "--porcelain") == ""
+    lint(tracker_dir)
+
+
+def test_lint_wants_the_pages_merge_driver_and_doctor_adds_it(tracker, tracker_dir, tmp_path):
+    import_records(tracker_dir, records([3]), tmp_path)
+    run_pm(tracker_dir, "doctor", "--shard", check=True)
+    (tracker_dir / ".gitattributes").write_text("overview.html merge=pm-overview\n")
+    result = run_pm(tracker_dir, "lint")
+    assert result.returncode == 1
+    assert ".gitattributes:1: no 'overview/*.html merge=pm-overview' line" in result.stdout
+    assert "fixed: .gitattributes: added the overview merge driver line" in run_pm(
+        tracker_dir, "doctor", check=True).stdout
     lint(tracker_dir)
 
 
