@@ -192,7 +192,8 @@ class UnitOfWork:
     def refresh_overview(self, changed: list[Task] | None = None) -> list[str]:
         """Bring the overview files up to date; the ones rewritten or removed ([] if none).
         CHANGED (the touched tasks, as now written) lets them be patched row by row instead
-        of read from every task file."""
+        of read from every task file; a change that moves or removes task files (renumbering)
+        passes none, as a sharded page of the old place would not be looked at."""
         texts = None
         if changed is not None:
             texts = self._patched_pages(changed) if self.paths.sharded else self._patched_overview(changed)
@@ -205,15 +206,18 @@ class UnitOfWork:
                          if n.endswith(".html") and f"{OVERVIEW_PAGES}/{n}" not in texts]
         written = []
         for rel, text in texts.items():
-            if _read_or_none(self.paths.path(rel)) != text:
+            if text is None:  # a page whose folder has no task left
+                stale.append(rel)
+            elif _read_or_none(self.paths.path(rel)) != text:
                 # Generated from the task files (and committed): no fsync needed, and at
                 # 10,000 tasks fsyncing its 1.5 MB would cost more than the rest of a change.
                 os.makedirs(os.path.dirname(self.paths.path(rel)), exist_ok=True)
                 self.write(rel, text, durable=False)
                 written.append(rel)
         for rel in stale:
-            self.remove(rel)
-            written.append(rel)
+            if os.path.exists(self.paths.path(rel)):
+                self.remove(rel)
+                written.append(rel)
         return written
 
     def _patched_overview(self, changed: list[Task]) -> dict[str, str] | None:
@@ -225,9 +229,10 @@ class UnitOfWork:
         text = update_overview(old, changed, task_count=count)
         return None if text is None else {OVERVIEW: text}
 
-    def _patched_pages(self, changed: list[Task]) -> dict[str, str] | None:
+    def _patched_pages(self, changed: list[Task]) -> dict[str, str | None] | None:
         """A sharded tracker's overview after CHANGED: the pages of their folders patched
-        (or read again from that folder's files), overview.html's sprint and counts."""
+        (or read again from that folder's files; None: no task left there), overview.html's
+        sprint and counts."""
         from pm import overview, store
         by_shard: dict[str, list[Task]] = {}
         for t in changed:
@@ -244,8 +249,7 @@ class UnitOfWork:
             model = overview.update_model(old, group, count, shard) if old is not None else None
             if model is None and names:
                 model = overview.page_model(store.folder_rows(self.paths.tasks_dir, shard), shard)
-            if model is not None and model.total():
-                texts[overview.page_path(shard)] = model.text()
+            texts[overview.page_path(shard)] = model.text() if model is not None and model.total() else None
             counts[shard] = model.counts() if model is not None else (0,) * len(overview.STATUS_ORDER)
         old = _read_or_none(self.paths.path(OVERVIEW))
         text = None if old is None else overview.update_index(
