@@ -4,6 +4,11 @@ listing the same 10,000 tasks in the same run.
     .venv/bin/python bench/pm_bench.py                 # the full figures (several minutes)
     .venv/bin/python bench/pm_bench.py --quick         # small counts, to try it out
     .venv/bin/python bench/pm_bench.py --only size --baseline 0185552   # before and after
+    .venv/bin/python bench/pm_bench.py --only big --baseline main --workdir /tmp/pmb   # 100,000
+
+The big tracker is also timed as a copy sharded by `pm doctor --shard`, and the parallel
+creates run on a sharded tracker too (--no-shard skips both);
+with --workdir, trackers an earlier run left there are reused.
 
 With --baseline REV, REV's pm (extracted with `git archive` into a temp dir, run with
 PYTHONPATH pointing there) is timed beside the working tree's, run for run in turn, against
@@ -137,25 +142,47 @@ def make_tracker(root: str, n: int) -> float:
     return time.perf_counter() - start
 
 
+def sharded_copy(root: str) -> str:
+    """A copy of tracker ROOT sharded by `pm doctor --shard` (reused when the work dir has it)."""
+    copy = root + "-sharded"
+    if os.path.exists(os.path.join(copy, ".pmtracker")):
+        print(f"  reusing {copy}")
+        return copy
+    subprocess.run(["cp", "-a", root, copy], check=True)
+    start = time.perf_counter()
+    pm(copy, "doctor", "--shard")
+    print(f"  `pm doctor --shard` on a copy: {time.perf_counter() - start:.1f} s")
+    return copy
+
+
 def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, str] | None = None,
-               ) -> dict:
+               shard: bool = False) -> dict:
     root = os.path.join(work, f"pm-{n}")
-    took = make_tracker(root, n)
-    print(f"\n{n:,} tasks (generated with one `pm import` in {took:.1f} s, one commit)")
+    if os.path.exists(os.path.join(root, ".pmtracker")):  # --workdir kept it from a former run
+        print(f"\n{n:,} tasks (the tracker kept in {root} by an earlier run)")
+    else:
+        took = make_tracker(root, n)
+        print(f"\n{n:,} tasks (generated with one `pm import` in {took:.1f} s, one commit)")
     env = env_for(root)
     variants = [("now", env)]
     if baseline:
         variants.append((f"baseline {baseline[0]}", env_for(root, code=baseline[1])))
+    if shard:  # the same tasks sharded (tasks/12xxx/), timed with this checkout's pm
+        variants.append(("now, sharded", env_for(sharded_copy(root))))
     report("baseline: python -c pass (interpreter only)",
            [timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
     for name, variant_env in variants:
+        caches = os.path.join(variant_env["PM_DIR"], ".git", "pm")
         for cache in ("cache.pickle", "summaries.pickle", "listing.marshal"):  # the import built them
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(os.path.join(root, ".git", "pm", cache))
+                os.unlink(os.path.join(caches, cache))
+        shutil.rmtree(os.path.join(caches, "shards"), ignore_errors=True)
         cold, cold_cpu = timed(PM + ["ls"], variant_env)
         label = "pm ls, cold listing cache" + (f" [{name}]" if len(variants) > 1 else "")
         print(f"  {label:<40} {cold * 1000:7.1f} ms  (cpu {cold_cpu * 1000:.1f} ms)")
-    timed(PM + ["ls"], env)  # warm the cache again
+    for _name, variant_env in variants:
+        timed(PM + ["ls"], variant_env)  # warm the caches again
+        timed(PM + ["ready"], variant_env)
     ls = compare("pm ls", [PM + ["ls"] for _ in range(runs)], variants, 0.3)
     out = {"ls": ls["now"]}
     if not full and n <= 10000:
@@ -186,10 +213,12 @@ def bench_size(work: str, n: int, runs: int, full: bool, baseline: tuple[str, st
     return out
 
 
-def concurrent_new(work: str, procs: int, each: int) -> None:
-    root = os.path.join(work, "pm-new")
+def concurrent_new(work: str, procs: int, each: int, shard: bool = False) -> None:
+    root = os.path.join(work, "pm-new-sharded" if shard else "pm-new")
     pm(root, "init")
-    print(f"\n{procs} processes x {each} `pm new` at once")
+    if shard:
+        pm(root, "doctor", "--shard")
+    print(f"\n{procs} processes x {each} `pm new` at once" + (" (a sharded tracker)" if shard else ""))
 
     def worker(p: int):
         env = env_for(root, session=f"w{p}")
@@ -209,7 +238,8 @@ def concurrent_new(work: str, procs: int, each: int) -> None:
     ids = [i for r in results for i in r[0]]
     failures = [e for r in results for e in r[1]]
     errors = len(failures)
-    files = len([n for n in os.listdir(os.path.join(root, "tasks")) if n.endswith(".html")])
+    files = sum(1 for _dir, _subdirs, names in os.walk(os.path.join(root, "tasks"))
+                for n in names if n.endswith(".html"))
     commits = int(subprocess.run(["git", "-C", root, "rev-list", "--count", "HEAD"], capture_output=True,
                                  text=True).stdout) - 1
     lint = pm(root, "lint", check=False).returncode
@@ -282,6 +312,8 @@ def main() -> None:
     parser.add_argument("--logs", type=int, default=16)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--no-backlog", action="store_true", help="skip Backlog.md")
+    parser.add_argument("--no-shard", action="store_true",
+                        help="skip the sharded runs (`pm doctor --shard`): the big tracker's copy, the parallel creates")
     parser.add_argument("--quick", action="store_true", help="small counts, to try the bench")
     parser.add_argument("--only", choices=["size", "big", "new", "race", "backlog"], action="append")
     parser.add_argument("--workdir", help="keep the trackers here (default: a temp dir, removed)")
@@ -306,9 +338,12 @@ def main() -> None:
         if only & {"size", "backlog"}:
             figures = bench_size(work, args.tasks, args.runs, full="size" in only, baseline=baseline)
         if "big" in only and args.big:
-            bench_size(work, args.big, max(5, args.runs // 4), full=False, baseline=baseline)
+            bench_size(work, args.big, max(5, args.runs // 4), full=False, baseline=baseline,
+                       shard=not args.no_shard)
         if "new" in only:
             concurrent_new(work, args.procs, args.each)
+            if not args.no_shard:
+                concurrent_new(work, args.procs, args.each, shard=True)
         if "race" in only:
             racing(work, args.claims, args.logs)
         if "backlog" in only and not args.no_backlog:

@@ -65,10 +65,12 @@ def replace(src: StrPath, dst: StrPath, *, durable: bool = True) -> None:
         fsync_dir(os.path.dirname(os.path.abspath(dst)))
 
 
-def create_exclusive(path: StrPath, data: str | bytes, *, mode: int | None = None) -> None:
+def create_exclusive(path: StrPath, data: str | bytes, *, mode: int | None = None,
+                     durable: bool = True) -> None:
     """Write a new file whole, then link it into place; FileExistsError if PATH exists.
 
-    Unlike O_EXCL on the final name, a reader never sees the new file half-written."""
+    Unlike O_EXCL on the final name, a reader never sees the new file half-written.
+    DURABLE=False skips the fsyncs (a caller that syncs many files at once)."""
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".new")
@@ -76,10 +78,12 @@ def create_exclusive(path: StrPath, data: str | bytes, *, mode: int | None = Non
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.chmod(tmp, _mode_for(target, mode))
         os.link(tmp, target)
-        fsync_dir(target.parent)
+        if durable:
+            fsync_dir(target.parent)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

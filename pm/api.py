@@ -48,8 +48,8 @@ The unit of work every change above runs in, for code that makes its own change:
     Any exception before the commit lands puts every file back and leaves no temp file.
 
 Task fields: id, title, status, priority, kind, sprint_rank (int or None), created, updated
-(ISO 8601 UTC), owner ("role/session" or ""), path ("tasks/<n>-<slug>.html", relative to
-tracker.root), sections {"problem"|"fix"|"verification": inner HTML exactly as written},
+(ISO 8601 UTC), owner ("role/session" or ""), path ("tasks/<n>-<slug>.html", in a sharded
+tracker "tasks/<n // 1000>xxx/<n>-<slug>.html"; relative to tracker.root), sections {"problem"|"fix"|"verification": inner HTML exactly as written},
 links [(type, id)], log [LogEntry(time, who, html)], labels [str]. Summaries leave sections and log empty.
 Task.compact() / Task.full() give the JSON forms of pm's --json output.
 

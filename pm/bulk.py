@@ -6,7 +6,7 @@ import os
 
 from pm import numbers, taskfile, transfer
 from pm.errors import Conflict, RoleRefused, TaskNotFound
-from pm.layout import TASKS
+from pm.layout import TASKS, href, name_of, shard_name
 from pm.model import INVERSE_LINK, SECTIONS, Actor, LogEntry, Task, clean_title, now
 
 
@@ -37,18 +37,19 @@ def import_records(work, records: list[dict]) -> list[int]:
     ids = _assign_ids(work, existing, records)
     _resolve_backlog_links(records, ids)
     stamp = now()
-    tasks = [_task(r, task_id, stamp) for r, task_id in zip(records, ids)]
+    sharded = work.paths.sharded
+    tasks = [_task(r, task_id, stamp, sharded) for r, task_id in zip(records, ids)]
     files = dict(existing)
-    files.update({t.id: os.path.basename(t.path) for t in tasks})
+    files.update({t.id: name_of(t.path) for t in tasks})
     outside = _close_links(tasks, files)
     peers = []
     for other, extra in outside.items():  # read and validate existing tasks before writing
         doc = work.doc(other)
         for kind, tid in extra:
-            doc.add_link(kind, tid, files[tid])
+            doc.add_link(kind, tid, href(name_of(doc.path), files[tid]))
         peers.append(doc)
     for t in tasks:
-        work.create(t.path, taskfile.render(t, {i: files[i] for _k, i in t.links}))
+        work.create(t.path, taskfile.render(t, {i: href(name_of(t.path), files[i]) for _k, i in t.links}))
     for doc in peers:
         work.save(doc, stamp)
     ranked = sum(1 for t in tasks if t.sprint_rank)
@@ -100,13 +101,14 @@ def _resolve_backlog_links(records: list[dict], ids: list[int]) -> None:
             r["links"] = list(dict.fromkeys(links))
 
 
-def _task(r: dict, task_id: int, stamp: str) -> Task:
+def _task(r: dict, task_id: int, stamp: str, sharded: bool) -> Task:
     title = clean_title(r["title"])
+    name = taskfile.file_name(task_id, title)
     return Task(
         id=task_id, title=title, status=r["status"], priority=r["priority"],
         kind=r["kind"], sprint_rank=r.get("sprint"), created=r.get("created") or stamp,
         updated=r.get("updated") or r.get("created") or stamp, owner=r.get("owner") or "",
-        path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
+        path=f"{TASKS}/{shard_name(task_id, name) if sharded else name}",
         sections={n: r.get(n) or "" for n in SECTIONS}, links=list(r["links"]),
         log=[LogEntry(e["time"], e["who"], e["html"]) for e in r.get("log") or []],
         labels=list(r.get("labels") or []))

@@ -311,10 +311,12 @@ def lint(as_json):
 @cli.command()
 @click.option("--renumber", is_flag=True,
               help="Give tasks that share an id (two clones merged) fresh numbers; links follow.")
+@click.option("--shard", is_flag=True,
+              help="Move task files into folders of a thousand (tasks/12xxx/), for big trackers.")
 @JSON
-def doctor(renumber, as_json):
+def doctor(renumber, shard, as_json):
     """Repair what is safe to repair (overview, link targets, inverse links, temp files)."""
-    fixed, left = _tracker().doctor(renumber=renumber)
+    fixed, left = _tracker().doctor(renumber=renumber, shard=shard)
     if as_json:
         _emit({"fixed": fixed, "faults": [{"path": f.path, "line": f.line, "problem": f.problem}
                                           for f in left]})

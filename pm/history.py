@@ -34,9 +34,9 @@ def commits(raw: str):
         yield tuple(chunk.split("\x1f", 4))
 
 
-def history(root: str, rel: str) -> list[HistoryEntry]:
-    """The commits that touched REL, newest first, each with its diff."""
-    raw = gitrepo.git(root, "log", "-p", "--no-color", LOG_FORMAT, "--", rel)
+def history(root: str, *rels: str) -> list[HistoryEntry]:
+    """The commits that touched any of RELS, newest first, each with its diff."""
+    raw = gitrepo.git(root, "log", "-p", "--no-color", LOG_FORMAT, "--", *rels)
     return [HistoryEntry(commit, who_from(body, author), date, body.strip(),
                          diff.strip("\n") + "\n")
             for commit, author, date, body, diff in commits(raw)]

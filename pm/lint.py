@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from pm import graph, numbers, reposetup, taskfile
 from pm.errors import ParseError
-from pm.layout import GITATTRIBUTES, OVERVIEW, TASKS, is_temp_name, task_names
+from pm.layout import (OVERVIEW, OVERVIEW_PAGES, SHARD, TASKS, is_temp_name, name_of,
+                       shard_dirs, shard_name, task_names)
+from pm.layout import href as href_to
 from pm.model import INVERSE_LINK, now
 from pm.renumber import renumber
 
@@ -42,12 +44,14 @@ def _read(path: str) -> str:
 def load_docs(tracker) -> tuple[dict[str, taskfile.Doc], list[Fault]]:
     """Parse every task file fully: {relative path: Doc} and the faults found on the way."""
     docs, faults = {}, []
-    for name in sorted(os.listdir(tracker.tasks_dir)):
+    sharded = tracker.paths.sharded
+    for name in _names(tracker.tasks_dir):
         rel = f"tasks/{name}"
-        if is_temp_name(name):
+        base = os.path.basename(name)
+        if is_temp_name(base):
             faults.append(Fault(rel, 1, "temp file left by an interrupted pm", True))
             continue
-        if name.startswith(".") or not name.endswith(".html"):
+        if base.startswith(".") or not base.endswith(".html"):
             continue
         try:
             doc = taskfile.parse(_read(os.path.join(tracker.tasks_dir, name)), rel)
@@ -58,13 +62,29 @@ def load_docs(tracker) -> tuple[dict[str, taskfile.Doc], list[Fault]]:
             faults.append(Fault(rel, 1, f"not UTF-8 text ({err.reason})"))
             continue
         docs[rel] = doc
-        m = NAME_RE.match(name)
+        m = NAME_RE.match(base)
         if not m:
             faults.append(Fault(rel, 1, "file name must be <id>-<slug>.html (lower-case slug)"))
         elif int(m.group(1)) != int(doc.value("id")):
             faults.append(Fault(rel, doc.meta["id"] + 1,
                                 f"file name says {m.group(1)} but pm:id says {doc.value('id')}"))
+        elif name != (shard_name(int(m.group(1)), base) if sharded else base):
+            faults.append(Fault(rel, 1, "task file outside its folder: this tracker keeps task N in "
+                                + ("tasks/<N // 1000>xxx/; run pm doctor --shard" if sharded else
+                                   "tasks/ itself (not sharded); move it there")))
     return docs, faults
+
+
+def _names(tasks_dir: str) -> list[str]:
+    """Every entry of tasks/ and of its shard folders, as names relative to tasks/."""
+    out = []
+    for name in sorted(os.listdir(tasks_dir)):
+        path = os.path.join(tasks_dir, name)
+        if SHARD.fullmatch(name) and os.path.isdir(path):
+            out += [f"{name}/{inner}" for inner in sorted(os.listdir(path))]
+        else:
+            out.append(name)
+    return out
 
 
 def lint_tracker(tracker) -> list[Fault]:
@@ -87,7 +107,7 @@ def lint_tracker(tracker) -> list[Fault]:
             elif other not in by_id:
                 faults.append(Fault(rel, at + 1, f"broken link: {kind} #{other} does not exist"))
             else:
-                target = os.path.basename(by_id[other][0])
+                target = href_to(name_of(rel), name_of(by_id[other][0]))
                 if href != target:
                     faults.append(Fault(rel, at + 1, f"link to #{other} points at {href!r}, "
                                                      f"the file is {target!r}", True))
@@ -99,15 +119,20 @@ def lint_tracker(tracker) -> list[Fault]:
     for cycle in graph.cycles(graph.blockers_map(tasks)):
         first = next(rel for rel, doc in docs.items() if int(doc.value("id")) == cycle[0])
         faults.append(Fault(first, 1, "dependency cycle: " + " -> ".join(f"#{i}" for i in cycle)))
-    overview = os.path.join(tracker.root, "overview.html")
-    try:
-        current = _read(overview)
-    except FileNotFoundError:
-        current = None
-    if current != tracker.overview_html():
-        faults.append(Fault("overview.html", 1, "overview.html differs from the task files", True))
-    if not reposetup.has_merge_attribute(tracker.paths):
-        faults.append(Fault(".gitattributes", 1, "no 'overview.html merge=pm-overview' line: merges "
+    expected = tracker.overview_files()
+    pages = os.path.join(tracker.root, OVERVIEW_PAGES)
+    present = [f"{OVERVIEW_PAGES}/{n}" for n in sorted(os.listdir(pages))] if os.path.isdir(pages) else []
+    for rel in sorted(set(expected) | {p for p in present if p.endswith(".html")}):
+        try:
+            current = _read(os.path.join(tracker.root, rel))
+        except FileNotFoundError:
+            current = None
+        if current != expected.get(rel):
+            problem = ("no tasks are listed on this page any more" if rel not in expected else
+                       "missing" if current is None else "differs from the task files")
+            faults.append(Fault(rel, 1, f"{rel} {problem}", True))
+    for line in reposetup.missing_attributes(tracker.paths):
+        faults.append(Fault(".gitattributes", 1, f"no '{line.strip()}' line: merges "
                                                  "of two clones would conflict in the overview", True))
     return sorted(faults, key=lambda f: (f.path, f.line, f.problem))
 
@@ -128,16 +153,17 @@ def repair(tracker, renumber: bool = False) -> tuple[list[str], list[Fault]]:
         for doc in touched.values():
             work.save(doc, stamp)
         overview_changed = work.refresh_overview()
-        if overview_changed:
-            fixed.append("overview.html regenerated")
-        paths = removed + list(touched) + [OVERVIEW]
-        if not reposetup.has_merge_attribute(work.paths):
+        fixed += [f"{rel} regenerated" for rel in overview_changed]
+        paths = removed + list(touched) + [OVERVIEW] + overview_changed
+        missing = reposetup.missing_attributes(work.paths)
+        if missing:
             path = work.paths.path(".gitattributes")
             text = _read(path) if os.path.exists(path) else ""
             work.write(".gitattributes", text + ("" if not text or text.endswith("\n") else "\n")
-                       + GITATTRIBUTES)
+                       + "".join(missing))
             paths.append(".gitattributes")
-            fixed.append(".gitattributes: added the overview merge driver line")
+            fixed.append(".gitattributes: added the overview merge driver line"
+                         + ("s" if len(missing) > 1 else ""))
         if len(paths) > 1 or overview_changed or work.dirty(OVERVIEW):
             work.commit(paths, "pm: doctor repairs", overview=False)
         reposetup.ensure(work.paths, force=True)
@@ -146,7 +172,11 @@ def repair(tracker, renumber: bool = False) -> tuple[list[str], list[Fault]]:
 
 def _remove_temp_files(tracker, fixed: list) -> None:
     """Under the lock no pm is writing: every temp file of an atomic write is a leftover."""
-    for folder, prefix in ((tracker.tasks_dir, f"{TASKS}/"), (tracker.root, "")):
+    folders = [(tracker.tasks_dir, f"{TASKS}/"), (tracker.root, "")]
+    folders += [(os.path.join(tracker.tasks_dir, d), f"{TASKS}/{d}/") for d in shard_dirs(tracker.tasks_dir)]
+    if os.path.isdir(os.path.join(tracker.root, OVERVIEW_PAGES)):
+        folders.append((os.path.join(tracker.root, OVERVIEW_PAGES), f"{OVERVIEW_PAGES}/"))
+    for folder, prefix in folders:
         for name in sorted(os.listdir(folder)):
             if is_temp_name(name) and os.path.isfile(os.path.join(folder, name)):
                 os.unlink(os.path.join(folder, name))
@@ -165,14 +195,14 @@ def _repair_links(docs: dict, touched: dict, fixed: list) -> None:
         for index, (kind, other, href, _at) in enumerate(list(doc.links)):
             if other not in by_id or other == int(doc.value("id")) or other in duplicated:
                 continue  # a duplicated id is ambiguous: leave its links for a person
-            target = os.path.basename(by_id[other])
+            target = href_to(name_of(rel), name_of(by_id[other]))
             if href != target:
                 doc.set_link_href(index, target)
                 touched[rel] = doc
                 fixed.append(f"{rel}: link to #{other} now points at {target}")
             inverse = INVERSE_LINK.get(kind)
             peer = docs[by_id[other]]
-            if inverse and peer.add_link(inverse, int(doc.value("id")), os.path.basename(rel)):
+            if inverse and peer.add_link(inverse, int(doc.value("id")), href_to(name_of(by_id[other]), name_of(rel))):
                 touched[by_id[other]] = peer
                 fixed.append(f"{by_id[other]}: added {inverse} #{doc.value('id')}")
 

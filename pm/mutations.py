@@ -4,11 +4,10 @@ touched files are read and validated under it, then written and committed togeth
 from __future__ import annotations
 
 import html
-import os
 
 from pm import numbers, queries, taskfile
 from pm.errors import Conflict, InvalidValue, NothingReady, TaskNotFound
-from pm.layout import TASKS
+from pm.layout import TASKS, href, name_of
 from pm.model import (INVERSE_LINK, KINDS, LINK_TYPES, PRIORITIES, SECTIONS, STATUSES, LogEntry,
                       Task, check, check_labels, check_who, clean_title, now)
 
@@ -53,9 +52,9 @@ def new(work, title: str, *, priority: str, kind: str, status: str, problem: str
             raise TaskNotFound(other)
     task_id = numbers.reserve(work, files)
     stamp = now()
+    name = work.paths.task_name(task_id, taskfile.file_name(task_id, title))
     task = Task(id=task_id, title=title, status=status, priority=priority, kind=kind,
-                created=stamp, updated=stamp, owner=owner,
-                path=f"{TASKS}/{taskfile.file_name(task_id, title)}",
+                created=stamp, updated=stamp, owner=owner, path=f"{TASKS}/{name}",
                 sections={"problem": problem, "fix": fix, "verification": verification},
                 links=links, labels=list(labels))
     peers = []
@@ -63,9 +62,9 @@ def new(work, title: str, *, priority: str, kind: str, status: str, problem: str
         inverse = INVERSE_LINK.get(kind_)
         if inverse:
             doc = work.doc(other)
-            if doc.add_link(inverse, task_id, os.path.basename(task.path)):
+            if doc.add_link(inverse, task_id, href(name_of(doc.path), name)):
                 peers.append(doc)
-    work.create(task.path, taskfile.render(task, {i: files[i] for _k, i in links}))
+    work.create(task.path, taskfile.render(task, {i: href(name, files[i]) for _k, i in links}))
     for doc in peers:
         work.save(doc, stamp)
     work.commit([task.path] + [d.path for d in peers], f"pm: new #{task_id} {quoted(title)}",
@@ -175,9 +174,9 @@ def relink(work, task_id: int, kind: str, other: int, add: bool) -> Task:
     inverse = INVERSE_LINK.get(kind)
     changed = []
     if add:
-        if doc.add_link(kind, other, os.path.basename(peer.path)):
+        if doc.add_link(kind, other, href(name_of(doc.path), name_of(peer.path))):
             changed.append(doc)
-        if inverse and peer.add_link(inverse, task_id, os.path.basename(doc.path)):
+        if inverse and peer.add_link(inverse, task_id, href(name_of(peer.path), name_of(doc.path))):
             changed.append(peer)
     else:
         if doc.remove_link(kind, other):

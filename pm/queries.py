@@ -19,12 +19,12 @@ def _task(s: Summary) -> Task:
 
 def rows(paths: Paths) -> list[Summary]:
     """Every well-formed task as a Summary (read-only, light), by id: the listing cache."""
-    return _listing(paths).rows
+    return _listing(paths, ready=False).rows
 
 
-def _listing(paths: Paths):
+def _listing(paths: Paths, ready: bool = True):
     from pm import store  # lazy, as graph below: pm show needs neither
-    return store.load(paths.tasks_dir, paths.cache, paths.listing)
+    return store.load(paths.tasks_dir, paths.cache, paths.listing, ready)
 
 
 def ready_rows(paths: Paths) -> list[Summary]:
@@ -40,7 +40,7 @@ def all_tasks(paths: Paths) -> list[Task]:
 
 def malformed(paths: Paths) -> list[str]:
     """Relative paths of task files the listing cache could not read (see lint)."""
-    return [f"{TASKS}/{n}" for n in _listing(paths).malformed]
+    return [f"{TASKS}/{n}" for n in _listing(paths, ready=False).malformed]
 
 
 def _as_set(value):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from pm import taskfile
-from pm.layout import TASKS
+from pm.layout import TASKS, href, name_of
 
 
 def renumber(work, doc: taskfile.Doc, new_id: int, others: dict[str, taskfile.Doc]) -> tuple[str, list[str]]:
@@ -15,8 +15,9 @@ def renumber(work, doc: taskfile.Doc, new_id: int, others: dict[str, taskfile.Do
     links of OTHERS ({rel: Doc}, edited in place, the caller saves them) that pointed at the
     old file now point at the new one. (the new relative path, the rels of OTHERS changed)."""
     old_rel, old_id = doc.path, int(doc.value("id"))
-    old_name = os.path.basename(old_rel)
-    new_rel = f"{TASKS}/{new_id}-{old_name.split('-', 1)[1]}"
+    old_name = name_of(old_rel)
+    new_name = work.paths.task_name(new_id, f"{new_id}-{os.path.basename(old_name).split('-', 1)[1]}")
+    new_rel = f"{TASKS}/{new_name}"
     doc.path = new_rel
     doc.set_meta("id", str(new_id))
     doc.refresh_fields()
@@ -24,9 +25,9 @@ def renumber(work, doc: taskfile.Doc, new_id: int, others: dict[str, taskfile.Do
     work.remove(old_rel)
     changed = []
     for rel, other in others.items():
-        for index, (_kind, target, href, _at) in enumerate(list(other.links)):
-            if target == old_id and href == old_name:
-                other.set_link_href(index, os.path.basename(new_rel), new_id)
+        for index, (_kind, target, link, _at) in enumerate(list(other.links)):
+            if target == old_id and link == href(name_of(rel), old_name):
+                other.set_link_href(index, href(name_of(rel), new_name), new_id)
                 if rel not in changed:
                     changed.append(rel)
     return new_rel, changed

@@ -28,6 +28,8 @@ def ensure(paths: Paths, force: bool = False) -> None:
         gitrepo.git(paths.root, "config", "merge.pm-overview.name",
                     "pm: keep ours, regenerated after the merge")
         gitrepo.git(paths.root, "config", "merge.pm-overview.driver", "true")
+        if paths.sharded:
+            split_index(paths.root)
         hook = os.path.join(paths.root, ".git", "hooks", "post-merge")
         if not os.path.exists(hook):
             os.makedirs(os.path.dirname(hook), exist_ok=True)
@@ -35,6 +37,12 @@ def ensure(paths: Paths, force: bool = False) -> None:
         atomic_write(stamp, "merge driver and post-merge hook installed\n", durable=False)
     except (OSError, PmError):
         pass  # read-only trackers still work for reading
+
+
+def split_index(root: str) -> None:
+    """A big tracker's index (10 MB at 100,000 files) written whole by every commit costs
+    more than the commit's own work: git's split index rewrites only the changed entries."""
+    gitrepo.git(root, "config", "core.splitIndex", "true")
 
 
 def create_files(root: str) -> Paths:
@@ -55,12 +63,22 @@ def create_files(root: str) -> Paths:
     return paths
 
 
+PAGES_ATTRIBUTE = "overview/*.html merge=pm-overview\n"
+
+
 def has_merge_attribute(paths: Paths) -> bool:
     """Whether .gitattributes names pm's merge driver for overview.html."""
+    return GITATTRIBUTES not in missing_attributes(paths)
+
+
+def missing_attributes(paths: Paths) -> list[str]:
+    """The merge-driver lines .gitattributes lacks: overview.html's, and in a sharded tracker
+    its pages' (overview/*.html)."""
     try:
         with open(paths.path(".gitattributes"), encoding="utf-8", newline="") as fh:
-            text = fh.read()
+            lines = [line.split() for line in fh.read().splitlines()]
     except FileNotFoundError:
-        return False
-    return any(line.split() == ["overview.html", "merge=pm-overview"] for line in text.splitlines())
+        lines = []
+    wanted = [GITATTRIBUTES] + ([PAGES_ATTRIBUTE] if paths.sharded else [])
+    return [w for w in wanted if w.split() not in lines]
 

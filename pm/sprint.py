@@ -41,6 +41,13 @@ def check_ceo(actor: Actor, verb: str) -> None:
                           "ask the ceo session")
 
 
+def normalised(tasks) -> list[tuple[int, int, int]]:
+    """[(task id, rank now, rank it should have)] for the sprint tasks whose rank is not
+    their place in the order (rank, id): ranks that clash or skip numbers (pure)."""
+    ranked = sorted((t for t in tasks if t.sprint_rank is not None), key=lambda t: (t.sprint_rank, t.id))
+    return [(t.id, t.sprint_rank, place) for place, t in enumerate(ranked, 1) if t.sprint_rank != place]
+
+
 def resprint(work, task_id: int, rank: int | None, verb: str) -> Task:
     """Inside a unit of work: promote, rank or demote TASK_ID; every task whose rank moves is
     written, and the commit carries the PM-Sprint trailer naming each change."""

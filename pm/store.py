@@ -20,6 +20,7 @@ import os
 import time
 from typing import NamedTuple
 
+from pm.layout import is_sharded, shard_dirs
 from pm.model import Summary, summaries_of
 from pm.taskfile import summary
 
@@ -44,9 +45,12 @@ class Listing(NamedTuple):
     ready: list | None  # pm ready's rows in work order, when the listing file holds them
 
 
-def load(tasks_dir: str, cache_path: str, listing_path: str) -> Listing:
-    """The tasks as the listing cache holds them (see the module's docstring)."""
+def load(tasks_dir: str, cache_path: str, listing_path: str, ready: bool = True) -> Listing:
+    """The tasks as the listing cache holds them (see the module's docstring); READY=False
+    when pm ready's order is not wanted (a sharded tracker then leaves it None)."""
     import marshal  # lazy: pm show never lists
+    if is_sharded(os.path.dirname(tasks_dir)):  # the marker, not a listing of 100,000 names
+        return _load_sharded(tasks_dir, shard_dirs(tasks_dir), cache_path, listing_path, ready)
     stamp = _folder_stamp(tasks_dir)
     started = time.time_ns()
     if os.environ.get("PM_CHECK_EVERY_FILE") != "1":
@@ -136,6 +140,112 @@ def note_writes(tasks_dir: str, listing_path: str, before: tuple, names: list[st
         pass
 
 
+def shard_listing_dir(listing_path: str) -> str:
+    return os.path.join(os.path.dirname(listing_path), "shards")
+
+
+def _load_sharded(tasks_dir: str, shards: list[str], cache_path: str, listing_path: str,
+                  want_ready: bool) -> Listing:
+    """A sharded tracker's listing: one listing file per folder of a thousand, trusted
+    while that folder is unchanged (a pm change rewrites one folder, so the next listing
+    reads a thousand files again, not 100,000), unless the tracker is small enough for
+    every file to be checked. Loose task files in tasks/ itself (lint faults there) are read
+    every time."""
+    import marshal
+    stamps = {shard: _folder_stamp(os.path.join(tasks_dir, shard)) for shard in shards}
+    # Up to FULL_CHECK_LIMIT task numbers (a folder holds at most a thousand), every file.
+    check_all = os.environ.get("PM_CHECK_EVERY_FILE") == "1" or len(shards) * 1000 <= FULL_CHECK_LIMIT
+    if check_all:
+        entries = _refresh(tasks_dir, cache_path, shards)
+        rows = sorted((Summary(*s, f"tasks/{name}", text) for name, (_key, s, text) in entries.items() if s),
+                      key=_by_id)
+        malformed = sorted(name for name, (_key, s, _text) in entries.items() if s is None)
+        return Listing(rows, malformed, None)
+    folder = shard_listing_dir(listing_path)
+    rows, malformed = [], []
+    started = time.time_ns()
+    for shard in shards:
+        path = os.path.join(folder, f"{shard}.marshal")
+        stamp = stamps[shard]
+        try:
+            with open(path, "rb") as fh:
+                version, made_for, racy, part, bad = marshal.loads(fh.read())
+            if version == _VERSION and made_for == stamp and not racy:
+                rows += part
+                malformed += bad
+                continue
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+        part, bad = _read_folder(tasks_dir, shard)
+        _write_quietly(path, marshal.dumps((_VERSION, stamp, started - stamp[0] < RACY_NS, part, bad)))
+        rows += part
+        malformed += bad
+    loose, bad = _read_folder(tasks_dir, "")
+    if loose:
+        rows = sorted(rows + loose, key=lambda r: r[0])
+    rows = summaries_of(rows)
+    malformed = sorted(malformed + bad)
+    if not want_ready:
+        return Listing(rows, malformed, None)
+    return Listing(rows, malformed, [rows[i] for i in _ready_order(folder, stamps, rows)])
+
+
+def _ready_order(folder: str, stamps: dict, rows: list) -> list[int]:
+    """pm ready's order (positions in ROWS), kept while no folder changed."""
+    import marshal
+
+    from pm.graph import analyse
+    path = os.path.join(folder, "ready.marshal")
+    key = sorted(stamps.items())
+    try:
+        with open(path, "rb") as fh:
+            version, made_for, order = marshal.loads(fh.read())
+        if version == _VERSION and made_for == key:
+            return order
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    position = {id(row): i for i, row in enumerate(rows)}
+    order = [position[id(row)] for row in analyse(rows)[0]]
+    _write_quietly(path, marshal.dumps((_VERSION, key, order)))
+    return order
+
+
+def _read_folder(tasks_dir: str, shard: str) -> tuple[list, list]:
+    """(rows as tuples in id order, malformed names) of the task files in tasks/SHARD."""
+    from pm.output import line
+    rows, malformed = [], []
+    folder = os.path.join(tasks_dir, shard)
+    prefix = f"{shard}/" if shard else ""
+    for name in os.listdir(folder):
+        if not name.endswith(".html") or name.startswith("."):
+            continue
+        try:
+            s = summary(_read_text(os.path.join(folder, name)))
+        except (FileNotFoundError, IsADirectoryError):
+            continue
+        if s is None:
+            malformed.append(prefix + name)
+            continue
+        path = f"tasks/{prefix}{name}"
+        rows.append((*s, path, line(Summary(*s, path, ""))))
+    rows.sort(key=lambda r: r[0])
+    return rows, malformed
+
+
+def folder_rows(tasks_dir: str, shard: str) -> list[Summary]:
+    """The well-formed tasks of tasks/SHARD as Summaries, by id (read from the files)."""
+    return summaries_of(_read_folder(tasks_dir, shard)[0])
+
+
+def _write_quietly(path: str, data: bytes) -> None:
+    from plumbing.files import atomic_write
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic_write(path, data, durable=False)  # a cache: rebuilt from the task files if lost
+    except OSError:  # a read-only tracker still lists
+        pass
+
+
 def _by_id(row: Summary) -> int:
     return row.id
 
@@ -147,8 +257,9 @@ def _entry(key: tuple, name: str, text: str) -> tuple:
     return (key, s, line(Summary(*s, f"tasks/{name}", "")) if s else "")
 
 
-def _refresh(tasks_dir: str, cache_path: str) -> dict[str, tuple]:
-    """{file name: (key, summary tuple or None, line)}, reading only files whose key changed."""
+def _refresh(tasks_dir: str, cache_path: str, shards: list[str] = ()) -> dict[str, tuple]:
+    """{name: (key, summary tuple or None, line)}, reading only files whose key changed (in
+    tasks/ and in the SHARDS folders)."""
     import pickle
     try:
         with open(cache_path, "rb") as fh:
@@ -159,25 +270,28 @@ def _refresh(tasks_dir: str, cache_path: str) -> dict[str, tuple]:
         cached = {}
     fresh: dict[str, tuple] = {}
     changed = False
-    with os.scandir(tasks_dir) as entries:
-        for entry in entries:
-            name = entry.name
-            if not name.endswith(".html") or name.startswith("."):
-                continue
-            try:
-                st = entry.stat()
-            except FileNotFoundError:
-                continue
-            key = (st.st_mtime_ns, st.st_size, st.st_ino)
-            hit = cached.get(name)
-            if hit is not None and hit[0] == key:
-                fresh[name] = hit
-                continue
-            try:
-                fresh[name] = _entry(key, name, _read_text(entry.path))
-            except FileNotFoundError:
-                continue
-            changed = True
+    for shard in ("", *shards):
+        prefix = f"{shard}/" if shard else ""
+        with os.scandir(os.path.join(tasks_dir, shard)) as entries:
+            for entry in entries:
+                name = entry.name
+                if not name.endswith(".html") or name.startswith("."):
+                    continue
+                name = prefix + name
+                try:
+                    st = entry.stat()
+                except FileNotFoundError:
+                    continue
+                key = (st.st_mtime_ns, st.st_size, st.st_ino)
+                hit = cached.get(name)
+                if hit is not None and hit[0] == key:
+                    fresh[name] = hit
+                    continue
+                try:
+                    fresh[name] = _entry(key, name, _read_text(entry.path))
+                except (FileNotFoundError, IsADirectoryError):
+                    continue
+                changed = True
     if changed or len(fresh) != len(cached):
         _save(cache_path, fresh)
     return fresh

@@ -19,7 +19,7 @@ from plumbing import git as plumbing_git
 
 from pm import gitrepo, numbers
 from pm.errors import GitError, PmError
-from pm.layout import OVERVIEW, TASKS
+from pm.layout import OVERVIEW, OVERVIEW_PAGES, TASKS
 from pm.model import now
 
 ATTEMPTS = 10
@@ -127,7 +127,7 @@ def _added_ids(root: str, base: str, rev: str) -> dict[int, str]:
 
 
 def _remote_top(root: str, rev: str) -> int:
-    names = _git(root, "ls-tree", "--name-only", "-z", rev, f"{TASKS}/").stdout.split("\0")
+    names = _git(root, "ls-tree", "-r", "--name-only", "-z", rev, f"{TASKS}/").stdout.split("\0")
     return max((int(n.split("/")[-1].split("-", 1)[0]) for n in names
                 if n.split("/")[-1].split("-", 1)[0].isdigit()), default=0)
 
@@ -180,8 +180,8 @@ def _merge(work, root: str, remote: str, remote_head: str, report: SyncReport) -
                     .stdout.split("\0") if r]
         resolved = []
         for rel in unmerged:
-            if rel == OVERVIEW:
-                continue
+            if rel == OVERVIEW or rel.startswith(f"{OVERVIEW_PAGES}/"):
+                continue  # regenerated below
             ours, theirs = _show(root, 2, rel), _show(root, 3, rel)
             if not (rel.startswith(f"{TASKS}/") and rel.endswith(".html")) or ours is None or theirs is None:
                 raise SyncRefused(f"{rel} conflicts in a way pm does not merge (changed outside pm, "
@@ -189,16 +189,37 @@ def _merge(work, root: str, remote: str, remote_head: str, report: SyncReport) -
                                   f"{remote_head[:12]}, fix {rel}, commit, then pm sync again")
             atomic_write(os.path.join(root, rel), merge_task(_show(root, 1, rel), ours, theirs, rel, now()))
             resolved.append(rel)
-        atomic_write(os.path.join(root, OVERVIEW), work.overview_text(), durable=False)
-        _checked(root, "add", "--", *resolved, OVERVIEW)
+        reranked = _normalise_ranks(work, report)
+        written = work.refresh_overview()
+        _checked(root, "add", "-A", "--", *resolved, *reranked, OVERVIEW, *written)
+        sprint = ("\nPM-Sprint: sync renumbers the merged sprint ranks 1..n (order kept)"
+                  if reranked else "")
         message = (f"pm: sync with {remote}" + (f", merged {', '.join(resolved)}" if resolved else "")
-                   + f"\n\nPM-Role: {actor.role}\nPM-Session: {actor.session}\n")
+                   + f"\n\nPM-Role: {actor.role}\nPM-Session: {actor.session}{sprint}\n")
         _checked(root, *_NO_HOOKS, "commit", "-q", "--no-verify", "-F", "-", env=env, input=message)
         report.merged += resolved
         report.overview = True
     except BaseException:
         _git(root, "merge", "--abort", check=False)
         raise
+
+
+def _normalise_ranks(work, report: SyncReport) -> list[str]:
+    """After merging two clones' sprint changes (both promoted at rank 1, one demoted what
+    the other ranked), ranks can clash or leave gaps: renumber them 1..n in the merged
+    order (rank, then id). The task files rewritten."""
+    from pm.sprint import normalised
+    changes = normalised(work.tasks())
+    rels, stamp = [], now()
+    for task_id, old, new in changes:
+        doc = work.doc(task_id)
+        doc.set_meta("sprint", str(new))
+        work.save(doc, stamp)
+        rels.append(doc.path)
+    if changes:
+        report.notes.append("sprint ranks renumbered after the merge (they clashed or had gaps): "
+                            + ", ".join(f"#{i} {o} -> {n}" for i, o, n in changes))
+    return rels
 
 
 def _push(root: str, remote: str, branch: str) -> tuple[bool, str]:
@@ -278,5 +299,6 @@ def _point_bare_head(root: str, remote: str, branch: str) -> None:
 def _refresh_overview(work) -> None:
     """After a fast-forward the overview is the remote's own, which matches its tasks; make
     sure, as a hand-merged remote could have pushed a stale one."""
-    if work.refresh_overview():
-        work.commit([OVERVIEW], "pm: regenerate overview", overview=False)
+    written = work.refresh_overview()
+    if written:
+        work.commit(written, "pm: regenerate overview", overview=False)

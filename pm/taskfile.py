@@ -62,7 +62,8 @@ def _meta_value(task: Task, name: str) -> str:
 
 
 def fields_line(task: Task) -> str:
-    parts = [f"#{task.id}", '<a href="../overview.html">overview</a>', task.status,
+    up = "../" * max(1, (task.path or "tasks/x").count("/"))  # tasks/12xxx/ in a sharded tracker
+    parts = [f"#{task.id}", f'<a href="{up}overview.html">overview</a>', task.status,
              task.priority, task.kind]
     if task.sprint_rank is not None:
         parts.append(f"sprint #{task.sprint_rank}")

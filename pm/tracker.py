@@ -157,8 +157,11 @@ class Tracker:
     def history(self, task_id: int) -> list:
         """One task's commits, newest first, each with its diff (pm.history.HistoryEntry)."""
         from pm import history
-        rel = f"{layout.TASKS}/{layout.file_of(self.tasks_dir, task_id)}"
-        return history.history(self.root, rel)
+        name = layout.file_of(self.tasks_dir, task_id)
+        rels = [f"{layout.TASKS}/{name}"]
+        if "/" in name:  # sharded: its commits from before pm doctor --shard, at the flat place
+            rels.append(f"{layout.TASKS}/{os.path.basename(name)}")
+        return history.history(self.root, *rels)
 
     # -- changing --------------------------------------------------------------------------
     def new(self, title: str, *, priority: str = "P2", kind: str = "task", status: str = "open",
@@ -280,11 +283,19 @@ class Tracker:
         from pm.lint import lint_tracker
         return lint_tracker(self)
 
-    def doctor(self, renumber: bool = False) -> tuple[list[str], list]:
+    def doctor(self, renumber: bool = False, shard: bool = False) -> tuple[list[str], list]:
         """Repair the safe faults in one commit; (what was fixed, faults left for a person).
-        renumber=True also gives tasks that share an id fresh numbers (see pm doctor)."""
+        renumber=True also gives tasks that share an id fresh numbers (see pm doctor);
+        shard=True first moves a flat tracker's files into folders of a thousand (pm.shard),
+        in a commit of its own."""
         from pm.lint import repair
-        return repair(self, renumber=renumber)
+        done = []
+        if shard:
+            from pm.shard import shard as shard_tracker
+            with self.unit_of_work() as work:
+                done = shard_tracker(work)
+        fixed, left = repair(self, renumber=renumber)
+        return done + fixed, left
 
     def audit(self) -> list:
         """Sprint changes committed without the ceo's PM-Sprint trailer (pm.audit.AuditFinding)."""
@@ -293,19 +304,25 @@ class Tracker:
 
     # -- the overview ----------------------------------------------------------------------
     def overview_html(self) -> str:
-        """The overview as generated from the task files."""
-        from pm.overview import render_overview
-        return render_overview(self.all())
+        """overview.html as generated from the task files."""
+        return self.overview_files()[OVERVIEW]
+
+    def overview_files(self) -> dict[str, str]:
+        """{tracker-relative path: text} of every overview file as generated from the task
+        files: overview.html, and in a sharded tracker one page per folder (overview/)."""
+        from pm.overview import render_files
+        return render_files(self.all(), self.paths.sharded, layout.shard_of)
 
     def write_overview(self) -> bool:
         """Regenerate overview.html (under the lock, not committed); True if it changed."""
         with self.unit_of_work() as work:
-            return work.refresh_overview()
+            return bool(work.refresh_overview())
 
     def commit_overview(self) -> bool:
         """Regenerate and commit overview.html if it drifted (used after merges)."""
         with self.unit_of_work() as work:
-            if not work.refresh_overview() and not work.dirty(OVERVIEW):
+            written = work.refresh_overview()
+            if not written and not work.dirty(OVERVIEW):
                 return False
-            work.commit([OVERVIEW], "pm: regenerate overview", overview=False)
+            work.commit(written or [OVERVIEW], "pm: regenerate overview", overview=False)
             return True

@@ -22,9 +22,9 @@ from plumbing import lock as plumbing_lock
 
 from pm import gitrepo, queries, reposetup, taskfile
 from pm.errors import Conflict, LockTimeout
-from pm.layout import OVERVIEW, Paths, task_names
+from pm.layout import OVERVIEW, OVERVIEW_PAGES, SHARD, Paths, shard_dirs, shard_of, task_names
 from pm.model import Actor, Task
-from pm.overview import render_overview, update_overview
+from pm.overview import render_files, update_overview
 
 LOCK_FIX = "wait for it to finish, or raise PM_LOCK_TIMEOUT"
 
@@ -67,8 +67,8 @@ class UnitOfWork:
     def _listing_stamp(self):
         """The tasks folder's state when a big tracker's listing file exists (pm.store), so
         the commit can keep that listing valid; None otherwise (nothing to keep)."""
-        if not os.path.exists(self.paths.listing):
-            return None
+        if not os.path.exists(self.paths.listing) or self.paths.sharded:
+            return None  # a sharded tracker's listing is kept per folder (pm.store)
         from pm import store
         return store.folder_stamp(self.paths.tasks_dir)
 
@@ -88,7 +88,11 @@ class UnitOfWork:
             try:
                 if text is None:
                     os.unlink(path)
+                    folder = os.path.dirname(path)
+                    if SHARD.fullmatch(os.path.basename(folder)) and not os.listdir(folder):
+                        os.rmdir(folder)
                 elif _read_or_none(path) != text:
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
                     files.atomic_write(path, text)
             except Exception:  # put back all the others; the change's own error is raised
                 pass
@@ -148,21 +152,27 @@ class UnitOfWork:
         reserved number stays given even when its change fails: never handed out twice)."""
         files.atomic_write(path, text)
 
-    def create(self, rel: str, text: str) -> None:
-        """Create a file that must not exist yet; Conflict if it does (never overwritten)."""
+    def create(self, rel: str, text: str, *, durable: bool = True) -> None:
+        """Create a file that must not exist yet; Conflict if it does (never overwritten).
+        DURABLE=False: the caller syncs before committing (pm.shard's 100,000 moves)."""
         path = self.paths.path(rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # a new shard folder
         try:
-            files.create_exclusive(path, text)
+            files.create_exclusive(path, text, durable=durable)
         except FileExistsError:
             raise Conflict(f"{path} already exists; pm never overwrites a task file") from None
         self._undo.setdefault(path, None)
 
-    def remove(self, rel: str) -> None:
+    def remove(self, rel: str, *, durable: bool = True) -> None:
         """Delete a tracker file."""
         path = self.paths.path(rel)
         self._remember(path)
         os.unlink(path)
-        files.fsync_dir(os.path.dirname(path))
+        folder = os.path.dirname(path)
+        if durable:
+            files.fsync_dir(folder)
+        if SHARD.fullmatch(os.path.basename(folder)) and not os.listdir(folder):
+            os.rmdir(folder)  # an emptied shard folder: git keeps no empty folders either
 
     def save(self, doc: taskfile.Doc, stamp: str) -> None:
         """Write an edited task back, its updated time set and its fields line redrawn."""
@@ -172,31 +182,82 @@ class UnitOfWork:
 
     # -- the overview and the commit --------------------------------------------------------
     def overview_text(self) -> str:
-        return render_overview(self.tasks())
+        """overview.html as generated from every task file."""
+        return self.overview_files()[OVERVIEW]
 
-    def refresh_overview(self, changed: list[Task] | None = None) -> bool:
-        """Bring overview.html up to date; True if it changed. CHANGED (the touched tasks, as
-        now written) lets it be patched row by row instead of read from every task file."""
-        path = self.paths.path(OVERVIEW)
-        try:
-            with open(path, encoding="utf-8", newline="") as fh:
-                old = fh.read()
-        except FileNotFoundError:
-            old = None
-        text = self._patched_overview(old, changed) if old is not None and changed is not None else None
-        if text is None:
-            text = self.overview_text()
-        if text == old:
-            return False
-        # Generated from the task files (and committed): no fsync needed, and at 10,000 tasks
-        # fsyncing its 1.5 MB would cost more than the rest of a status change.
-        self.write(OVERVIEW, text, durable=False)
-        return True
+    def overview_files(self) -> dict[str, str]:
+        """{tracker-relative path: text} of every overview file (pm.overview.render_files)."""
+        return render_files(self.tasks(), self.paths.sharded, shard_of)
 
-    def _patched_overview(self, old: str, changed: list[Task]) -> str | None:
+    def refresh_overview(self, changed: list[Task] | None = None) -> list[str]:
+        """Bring the overview files up to date; the ones rewritten or removed ([] if none).
+        CHANGED (the touched tasks, as now written) lets them be patched row by row instead
+        of read from every task file; a change that moves or removes task files (renumbering)
+        passes none, as a sharded page of the old place would not be looked at."""
+        texts = None
+        if changed is not None:
+            texts = self._patched_pages(changed) if self.paths.sharded else self._patched_overview(changed)
+        stale = []
+        if texts is None:
+            texts = self.overview_files()
+            pages = self.paths.path(OVERVIEW_PAGES)
+            if os.path.isdir(pages):
+                stale = [f"{OVERVIEW_PAGES}/{n}" for n in sorted(os.listdir(pages))
+                         if n.endswith(".html") and f"{OVERVIEW_PAGES}/{n}" not in texts]
+        written = []
+        for rel, text in texts.items():
+            if text is None:  # a page whose folder has no task left
+                stale.append(rel)
+            elif _read_or_none(self.paths.path(rel)) != text:
+                # Generated from the task files (and committed): no fsync needed, and at
+                # 10,000 tasks fsyncing its 1.5 MB would cost more than the rest of a change.
+                os.makedirs(os.path.dirname(self.paths.path(rel)), exist_ok=True)
+                self.write(rel, text, durable=False)
+                written.append(rel)
+        for rel in stale:
+            if os.path.exists(self.paths.path(rel)):
+                self.remove(rel)
+                written.append(rel)
+        return written
+
+    def _patched_overview(self, changed: list[Task]) -> dict[str, str] | None:
+        old = _read_or_none(self.paths.path(OVERVIEW))
+        if old is None:
+            return None
         count = sum(1 for n in os.listdir(self.paths.tasks_dir)
                     if n.endswith(".html") and not n.startswith("."))
-        return update_overview(old, changed, task_count=count)
+        text = update_overview(old, changed, task_count=count)
+        return None if text is None else {OVERVIEW: text}
+
+    def _patched_pages(self, changed: list[Task]) -> dict[str, str | None] | None:
+        """A sharded tracker's overview after CHANGED: the pages of their folders patched
+        (or read again from that folder's files; None: no task left there), overview.html's
+        sprint and counts."""
+        from pm import overview, store
+        by_shard: dict[str, list[Task]] = {}
+        for t in changed:
+            by_shard.setdefault(shard_of(t.id), []).append(t)
+        texts, counts = {}, {}
+        for shard, group in by_shard.items():
+            folder = os.path.join(self.paths.tasks_dir, shard)
+            try:
+                names = os.listdir(folder)
+            except FileNotFoundError:
+                names = []
+            count = sum(1 for n in names if n.endswith(".html") and not n.startswith("."))
+            old = _read_or_none(self.paths.path(overview.page_path(shard)))
+            model = overview.update_model(old, group, count, shard) if old is not None else None
+            if model is None and names:
+                model = overview.page_model(store.folder_rows(self.paths.tasks_dir, shard), shard)
+            texts[overview.page_path(shard)] = model.text() if model is not None and model.total() else None
+            counts[shard] = model.counts() if model is not None else (0,) * len(overview.STATUS_ORDER)
+        old = _read_or_none(self.paths.path(OVERVIEW))
+        text = None if old is None else overview.update_index(
+            old, changed, counts, set(shard_dirs(self.paths.tasks_dir)))
+        if text is None:
+            return None
+        texts[OVERVIEW] = text
+        return texts
 
     def dirty(self, rel: str) -> bool:
         """Whether git sees REL differ from HEAD."""
@@ -208,7 +269,7 @@ class UnitOfWork:
         overview) in one commit naming who acts; returns its id."""
         rels = list(dict.fromkeys(rels))
         if overview:
-            self.refresh_overview(changed)
+            rels += [r for r in self.refresh_overview(changed) if r not in rels]
             if OVERVIEW not in rels:
                 rels.append(OVERVIEW)
         actor = self.actor

@@ -35,12 +35,17 @@ def board_html(tasks, blocked=None, statuses=api.STATUSES, priorities=api.PRIORI
     css = files("pm.web").joinpath("assets/style.css").read_text(encoding="utf-8")
     return _environment().get_template("static/board.html").render(
         title=title, csp=STATIC_CSP, css=css, generated=generated, total=len(tasks),
-        href=lambda task: task_href_prefix + PurePath(task.path).name,
+        href=lambda task: task_href_prefix + _task_name(task.path),
         more_href=lambda status: task_href_prefix + "../overview.html",
         sprint=arrange.sprint_tasks(tasks),
         blocked=blocked or {},
         columns=arrange.capped(arrange.board_columns(tasks, statuses, priorities, blocked), CARD_LIMIT),
     )
+
+
+def _task_name(path: str) -> str:
+    """The file's place under tasks/ ("12xxx/12345-x.html" in a sharded tracker)."""
+    return path[len("tasks/"):] if path.startswith("tasks/") else PurePath(path).name
 
 
 def render_board(tracker, for_path=None) -> str:

@@ -99,6 +99,27 @@ def test_a_field_changed_on_both_sides_keeps_the_later_and_says_so(tracker, trac
     assert lint_clean(b)
 
 
+def test_sprint_ranks_that_clash_after_a_merge_are_renumbered(tracker, tracker_dir, remote, tmp_path):
+    for title in ("one", "two", "three", "four", "five"):
+        tracker.new(title)
+    for task_id in (1, 2, 3):
+        run_pm(tracker_dir, "promote", str(task_id), role="ceo", check=True)
+    run_pm(tracker_dir, "sync", str(remote), check=True)
+    a, b = clone(remote, tmp_path / "a"), clone(remote, tmp_path / "b")
+    run_pm(a, "promote", "4", "--rank", "1", role="ceo", session="a", check=True)  # both at rank 1
+    run_pm(b, "promote", "5", "--rank", "1", role="ceo", session="b", check=True)
+    run_pm(b, "demote", "2", role="ceo", session="b", check=True)  # and a gap on b's side
+    sync(a, "a")
+    report = sync(b, "b")
+    assert "sprint ranks renumbered after the merge (they clashed or had gaps)" in report
+    sync(a, "a")
+    for root in (a, b):
+        sprint = json.loads(run_pm(root, "sprint", "--json", check=True).stdout)
+        assert [(t["id"], t["sprint"]) for t in sprint] == [(4, 1), (5, 2), (1, 3), (3, 4)]
+        assert lint_clean(root)
+    assert "PM-Sprint: sync renumbers the merged sprint ranks" in git(b, "log", "-1", "--format=%B", "HEAD")
+
+
 def test_refusals_name_the_problem_and_the_fix(tracker, tracker_dir, remote, tmp_path):
     result = run_pm(tracker_dir, "sync")
     assert result.returncode == 1 and "no remote to sync with: give one (pm sync PATH-OR-URL)" in result.stderr
