@@ -4,7 +4,7 @@ reports a conflict in tasks/*.html.
 Every log entry of both sides is kept (in time order), links are merged as sets (a link removed
 on one side stays removed), and each field and section takes the side that changed it. When
 both sides changed the same field or section, the side whose pm:updated is later wins (the
-remote on a tie), and a log entry by pm/sync records the value the other side had, so nothing
+remote on a tie; a demotion from the sprint wins over a rank change), and a log entry by pm/sync records the value the other side had, so nothing
 is lost silently.
 """
 from __future__ import annotations
@@ -27,6 +27,15 @@ def _pick(base, ours, theirs, ours_wins: bool):
     return (ours, theirs) if ours_wins else (theirs, ours)
 
 
+def _pick_sprint(base, ours, theirs, ours_wins: bool):
+    """The sprint rank: leaving the sprint beats a rank change made meanwhile. A rank moves as a
+    side effect of every promotion above it, and pm sync renumbers the merged ranks anyway,
+    while a demotion is a decision; so it must not depend on whose change was a second later."""
+    if base and ours != theirs and ours != base and theirs != base and not (ours and theirs):
+        return (ours, theirs) if not ours else (theirs, ours)
+    return _pick(base, ours, theirs, ours_wins)
+
+
 def merge_task(base: str | None, ours: str, theirs: str, path: str, stamp: str) -> str:
     """The merged file text (ParseError when a side is not a well-formed task file). BASE is
     None when both sides created the file."""
@@ -35,7 +44,8 @@ def merge_task(base: str | None, ours: str, theirs: str, path: str, stamp: str) 
     ours_wins = o.value("updated") > t.value("updated")
     notes = []
     for name in _FIELDS:
-        value, lost = _pick(b.value(name) if b else None, o.value(name), t.value(name), ours_wins)
+        pick = _pick_sprint if name == "sprint" else _pick
+        value, lost = pick(b.value(name) if b else None, o.value(name), t.value(name), ours_wins)
         if value != o.value(name):
             o.set_meta(name, value)
         if lost is not None:
