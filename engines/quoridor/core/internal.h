@@ -129,9 +129,6 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list);
    lengthening it, best (opponent's gain - own gain) first, at most limit (list needs room
    for 2 * QR_MAX_SLOTS). Order is (1 << 20) + 64 * impact - own new length. */
 int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit);
-/* Does player hold a legal wall that lengthens the other player's shortest path (d: both
-   path lengths now)? Stops at the first one; walls left count as strength only while it does. */
-int qr_search_wall_usable(const qr_board *b, int player, const int d[2]);
 
 /* ---- Rollouts (rollout.c) -------------------------------------------------------------- */
 

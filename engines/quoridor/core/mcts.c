@@ -35,7 +35,6 @@
 #define MC_OWN_C 1.5
 #define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
 #define MC_VALUE_SCALE 1.5          /* steps of evaluation per e-fold of the odds */
-#define MC_VALUE_WALL 0.4           /* steps a usable wall in hand is worth */
 #define MC_REF_C 0.2
 #define MC_REF_WALL_PERCENT 15
 #define MC_REF_RANDOM_PERCENT 15
@@ -238,19 +237,14 @@ static int32_t own_select(qr_mcts *t, const mc_node *p)
 
 /* ---- Leaves ----------------------------------------------------------------------------- */
 
-/* The side to move's winning chance from the path evaluation. Walls in hand count only for
-   a side that has a wall lengthening the other's path: in a finished maze they are worth
-   nothing (the lost games against the reference bot kept 3-5 of them to the end). Without
-   such walls on either side the race is exact (pawns ignored): the side to move wins ties. */
+/* The side to move's winning chance from the path evaluation (exact race with no walls). */
 static double mc_value(const qr_board *b)
 {
     int me = b->to_move, opp = !me;
-    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
-    int wm = qr_search_wall_usable(b, me, d) ? b->walls_left[me] : 0;
-    int wo = qr_search_wall_usable(b, opp, d) ? b->walls_left[opp] : 0;
-    if (wm == 0 && wo == 0)
-        return d[me] <= d[opp] ? 0.97 : 0.03;
-    double e = (d[opp] - d[me]) + MC_VALUE_WALL * (wm - wo) + 0.5;
+    int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
+    if (b->walls_left[0] == 0 && b->walls_left[1] == 0)
+        return dm <= dop ? 0.97 : 0.03;
+    double e = (dop - dm) + 0.4 * (b->walls_left[me] - b->walls_left[opp]) + 0.5;
     return 1.0 / (1.0 + exp(-e / MC_VALUE_SCALE));
 }
 

@@ -213,13 +213,12 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list)
 }
 
 /* The wall at slot as a move with both new path lengths; 0 when it is illegal (it blocks). */
-static int gen_wall_try(const qr_board *b, int me, int vertical, int slot, const int d[2],
-                        qr_gen_move *out)
+static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2], qr_gen_move *out)
 {
     const qr_geom *g = qr_geom_b(b);
     qr_bb oe, on;
     qr_open_after_wall(b, vertical, slot, &oe, &on);
-    int opp = !me, nd[2];
+    int me = b->to_move, opp = !me, nd[2];
     for (int p = 0; p < 2; p++)
         nd[p] = qr_path_bfs(g, oe, on, b->pawn[p], g->goal[p]);
     if (nd[0] < 0 || nd[1] < 0 || nd[opp] <= d[opp])
@@ -265,25 +264,9 @@ int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, in
     uint64_t near = gen_slots_touching(b, gen_path_cells(b, opp, reach, d[opp]));
     for (int v = 0; v < 2; v++)
         for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1)
-            k += gen_wall_try(b, b->to_move, v, __builtin_ctzll(free), d, &list[k]);
+            k += gen_wall_try(b, v, __builtin_ctzll(free), d, &list[k]);
     gen_sort(list, k);
     return k < limit ? k : limit;
-}
-
-int qr_search_wall_usable(const qr_board *b, int player, const int d[2])
-{
-    qr_bb reach[QR_MAX_CELLS];
-    qr_gen_move m;
-    int opp = !player;
-    if (b->walls_left[player] <= 0)
-        return 0;
-    qr_path_layers(b, opp, reach);
-    uint64_t near = gen_slots_touching(b, gen_path_cells(b, opp, reach, d[opp]));
-    for (int v = 0; v < 2; v++)
-        for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1)
-            if (gen_wall_try(b, player, v, __builtin_ctzll(free), d, &m))
-                return 1;
-    return 0;
 }
 
 /* The moves of a node, best first: table move, path steps, walls, other pawn moves. */
