@@ -35,8 +35,9 @@
 #define MC_OWN_C 1.5
 #define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
 #define MC_VALUE_SCALE 1.5          /* steps of evaluation per e-fold of the odds */
-/* Steps a wall in hand is worth at the leaf; 0.4 -> 0.7 won an SPRT, +61 Elo at 10k playouts. */
-#define MC_VALUE_WALL 0.7
+/* Steps a wall in hand is worth at the leaf: 0.4 -> 0.7 -> 1.0 each won an SPRT at 10k
+   playouts (+61, then +115 Elo; bench/README.md). */
+#define MC_VALUE_WALL 1.0
 #define MC_REF_C 0.2
 #define MC_REF_WALL_PERCENT 15
 #define MC_REF_RANDOM_PERCENT 15
