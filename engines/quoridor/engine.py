@@ -28,8 +28,8 @@ _REFUSALS = {
 
 
 ENGINES = ("alphabeta", "mcts", "reference-ai")
-DEFAULT_ENGINE = "alphabeta"  # search()'s default, kept for the API's callers
-SHIPPED_ENGINE = "mcts"  # the stronger one in matches (bench/README.md): the protocol's default
+SHIPPED_ENGINE = "mcts"  # the stronger one at equal time (bench/README.md): the protocol's default
+DEFAULT_ENGINE = SHIPPED_ENGINE  # search()'s default too (the arcade asks for the alpha-beta)
 
 
 def _winrate_score(w: float) -> int:
@@ -206,10 +206,10 @@ class QuoridorEngine:
     def search(self, seconds: float | None = None, nodes: int | None = None,
                depth: int | None = None, engine: str = DEFAULT_ENGINE,
                playouts: int | None = None) -> dict:
-        """Search the position (the game is not changed) with ENGINE: 'alphabeta' (the C
-        alpha-beta), 'mcts' (our tree search) or 'reference-ai' (the public quoridor-ai
-        method, see core/mcts.c). The first budget reached ends it; with none given, 1 second.
-        For the tree searches NODES is a playout budget (as PLAYOUTS) and DEPTH is ignored;
+        """Search the position (the game is not changed) with ENGINE: 'mcts' (our tree
+        search, the default: the stronger at equal time), 'alphabeta' (the C alpha-beta) or
+        'reference-ai' (the public quoridor-ai method, see core/mcts.c). The first budget
+        reached ends it; with none given, 1 second. For the tree searches NODES is a playout budget (as PLAYOUTS) and DEPTH is ignored;
         for the alpha-beta depth 1 always completes.
 
         Returns move (notation, None when the game is over), score (hundredths of a step, the

@@ -16,6 +16,9 @@ from engines.web.search_budget import SearchBudget, win_share
 
 EVAL_SCALE = 150        # hundredths of a step: one step ahead shows as a 66% bar
 MAX_DEPTH = 48          # the core's QR_SEARCH_MAX_DEPTH
+# The arcade's search: the alpha-beta, whose budget its API offers (seconds, nodes, depth) and
+# whose candidates carry scores; engine.search()'s default is the stronger MCTS.
+SEARCH = "alphabeta"
 # What the page says about a wall the rules refuse (the exception classes of rules.py).
 WALL_REASONS = {
     rules.WallOverlaps: "overlaps a wall",
@@ -179,7 +182,7 @@ def analyze(game: QuoridorGame, budget: SearchBudget) -> dict:
         replay(engine, game)
         _ensure_playing(engine, game)
         started = time.perf_counter()
-        raw = engine.search(**budget.engine_args())
+        raw = engine.search(engine=SEARCH, **budget.engine_args())
         return analysis_document(raw, game, (time.perf_counter() - started) * 1000)
 
 
@@ -188,7 +191,7 @@ def genmove(game: QuoridorGame, budget: SearchBudget) -> dict:
         positions = replay(engine, game)
         _ensure_playing(engine, game)
         started = time.perf_counter()
-        raw = engine.search(**budget.engine_args())
+        raw = engine.search(engine=SEARCH, **budget.engine_args())
         elapsed = (time.perf_counter() - started) * 1000
         if raw["move"] is None:
             raise ApiError("game.moves: the engine found no move", field="game.moves")

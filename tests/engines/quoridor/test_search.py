@@ -25,7 +25,7 @@ def test_a_won_race_is_run_along_the_shortest_path(budget):
         eng, ref = _both(9, [(1, rng.randrange(3, 6)), (7, 8)], walls, [0, 0], 0)
         while ref.winner is None:
             mover, before = ref.to_move, ref.path_length(ref.to_move)
-            move = eng.search(**budget)["move"]
+            move = eng.search(engine="alphabeta", **budget)["move"]
             ref.play(move)
             eng.play(move)
             if mover == 0:
@@ -44,7 +44,7 @@ def test_a_won_race_is_run_along_the_shortest_path(budget):
 def test_a_pawn_one_step_from_its_goal_is_walled_off(size, pawns, walls):
     eng, ref = _both(size, pawns, walls, [2, 2], 0)
     assert ref.path_length(1) == 1 and ref.path_length(0) > 2
-    r = eng.search(depth=2)
+    r = eng.search(engine="alphabeta", depth=2)
     ref.play(r["move"])
     assert len(rules.parse_move(r["move"])) == 3, r
     assert all(y != 0 for x, y in ref.legal_pawn_moves()), r   # no winning step left
@@ -73,7 +73,7 @@ def test_random_positions_get_legal_moves_and_stay_unchanged():
         for m in ref.moves():
             eng.play(m)
         before = (eng.hash(), eng.moves(), eng.pawns, eng.walls, eng.walls_left, eng.to_move)
-        r = eng.search(**rng.choice([{"nodes": 1 + rng.randrange(400)}, {"depth": 2},
+        r = eng.search(engine="alphabeta", **rng.choice([{"nodes": 1 + rng.randrange(400)}, {"depth": 2},
                                      {"seconds": 0.01}]))
         assert (eng.hash(), eng.moves(), eng.pawns, eng.walls, eng.walls_left, eng.to_move) == before
         legal = {rules.move_name(m) for m in ref.legal_pawn_moves() + ref.legal_walls()}
@@ -97,19 +97,19 @@ def _pv_is_playable(ref, pv):
 
 def test_game_over_gives_no_move_and_genmove_plays_the_search_move():
     eng = QuoridorEngine(5)
-    r = eng.genmove(depth=3)
+    r = eng.genmove(engine="alphabeta", depth=3)
     assert eng.moves() == [r["move"]]
     eng.set_position([(2, 4), (0, 0)], set(), [0, 0], 1)
     assert eng.winner == 0
-    r = eng.genmove(nodes=100)
+    r = eng.genmove(engine="alphabeta", nodes=100)
     assert r["move"] is None and eng.moves() == []
 
 
 def test_a_forced_win_is_reported_as_one_and_the_budget_holds():
     eng, _ = _both(9, [(4, 7), (0, 8)], set(), [0, 0], 0)
-    r = eng.search(depth=6)
+    r = eng.search(engine="alphabeta", depth=6)
     assert r["move"] == "e9" and r["score"] > r["win_threshold"] and r["depth"] == 1
-    r = QuoridorEngine(9).search(nodes=5000)
+    r = QuoridorEngine(9).search(engine="alphabeta", nodes=5000)
     assert r["nodes"] <= 5000 + 200 and r["memory"] > 16 * 2**20 - 1
 
 
@@ -118,12 +118,12 @@ def test_the_search_releases_the_gil_and_engines_share_nothing():
     what it gets alone (fixed node budget, fresh tables)."""
     import threading
 
-    alone = [QuoridorEngine(9).search(nodes=60_000) for _ in range(2)]
+    alone = [QuoridorEngine(9).search(engine="alphabeta", nodes=60_000) for _ in range(2)]
     engines = [QuoridorEngine(9) for _ in range(2)]
     out = [None, None]
 
     def work(i):
-        out[i] = engines[i].search(nodes=60_000)
+        out[i] = engines[i].search(engine="alphabeta", nodes=60_000)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
     for t in threads:
@@ -140,7 +140,7 @@ def test_the_search_releases_the_gil_and_engines_share_nothing():
 
 
 def test_a_time_budget_ends_the_search():
-    r = QuoridorEngine(9).search(seconds=0.05)
+    r = QuoridorEngine(9).search(engine="alphabeta", seconds=0.05)
     assert r["depth"] >= 1 and 0 < r["seconds"] < 1.0      # loose: a shared machine
     assert len(r["pv"]) <= r["depth"] and r["pv"][0] == r["move"]
 
@@ -156,7 +156,7 @@ def test_it_beats_the_rollout_policy_with_both_colours(size):
             if eng.winner is not None:
                 break
             if eng.to_move == me:
-                eng.genmove(nodes=2000)
+                eng.genmove(engine="alphabeta", nodes=2000)
             else:
                 eng.play(eng.rollout_move(seed * 1000 + ply))
         wins += eng.winner == me
@@ -177,5 +177,5 @@ def test_the_positions_that_may_come_again_reach_back_to_the_last_wall():
     eng.play("a3h")
     eng.play("e8")
     assert lib.qr_game_recent_hashes(eng._game, buf, 8) == 1   # nothing before the wall
-    result = eng.search(depth=3)                               # the search reads them
+    result = eng.search(engine="alphabeta", depth=3)                               # the search reads them
     assert result["move"] is not None
