@@ -316,15 +316,19 @@ def lint(as_json):
 @JSON
 def doctor(renumber, shard, as_json):
     """Repair what is safe to repair (overview, link targets, inverse links, temp files)."""
-    fixed, left = _tracker().doctor(renumber=renumber, shard=shard)
+    tracker = _tracker()
+    fixed, left = tracker.doctor(renumber=renumber, shard=shard)
+    advice = tracker.shard_advice()
     if as_json:
         _emit({"fixed": fixed, "faults": [{"path": f.path, "line": f.line, "problem": f.problem}
-                                          for f in left]})
+                                          for f in left], "advice": advice})
     else:
         for line in fixed:
             click.echo(f"fixed: {line}")
         for f in left:
             click.echo(f"needs a person: {f}")
+        if advice:
+            click.echo(f"advice: {advice}")
         click.echo("ok" if not left else f"{len(left)} fault(s) left")
     sys.exit(1 if left else 0)
 

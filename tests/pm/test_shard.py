@@ -210,3 +210,16 @@ def test_sharded_clones_sync(tracker, tracker_dir, remote, tmp_path):
         assert [(t["id"], t["title"]) for t in listed][-2:] == [(999, "from the laptop"), (1000, "from the desk")]
         lint(root)
     assert git(laptop, "config", "core.splitIndex").strip() == "true"  # a clone's first change set it
+
+
+def test_a_big_flat_tracker_is_advised_to_shard(tracker, monkeypatch):
+    import pm.tracker
+
+    for title in ("one", "two", "three"):
+        tracker.new(title)
+    assert tracker.shard_advice() is None  # small: no advice
+    monkeypatch.setattr(pm.tracker, "SHARD_ADVICE_AT", 3)
+    advice = tracker.shard_advice()
+    assert advice.startswith("3 task files in one folder") and "pm doctor --shard" in advice
+    tracker.doctor(shard=True)
+    assert tracker.shard_advice() is None  # sharded: nothing left to advise
