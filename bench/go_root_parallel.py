@@ -131,44 +131,31 @@ window.search = (workers, moves) => Promise.all(Array.from({ length: workers }, 
 def throughput(args) -> int:
     """Total playouts a second of WORKERS in-page engines searching at once, against one."""
     import os
-    import shutil
     import tempfile
 
     from playwright.sync_api import sync_playwright
 
+    from bench.worker_site import static_site
     from engines import wasm
     from plumbing.chromium import launch
-    from plumbing.ports import free_port, wait_for_port
 
     print(f"conditions: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; Chromium, "
           f"engine/worker.js, 9x9 opening, each worker 20,000 playouts or 1 s, {args.rounds} rounds")
     with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp)
-        shutil.copytree(ROOT / "engines" / "web" / "static" / "engine", site / "engine")
-        wasm.build("go", site / "wasm")
-        (site / "index.html").write_text(PAGE)
-        port = free_port()
-        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
-                                   "127.0.0.1"], cwd=site, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
-        try:
-            wait_for_port(port)
-            with sync_playwright() as pw:
-                browser = launch(pw)
-                for r in range(args.rounds):
-                    for workers in (1, args.workers):
-                        page = browser.new_page()
-                        page.goto(f"http://127.0.0.1:{port}/")
-                        got = page.evaluate("([k, moves]) => window.search(k, moves)", [workers, []])
-                        page.close()
-                        rate = sum(got["playouts"]) / (got["ms"] / 1000)
-                        print(f"  round {r + 1}: {workers} worker(s): {rate:9,.0f} playouts/s in all "
-                              f"({', '.join(f'{p:,}' for p in got['playouts'])} in {got['ms']:.0f} ms)",
-                              flush=True)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait()
+        wasm.build("go", Path(tmp))
+        with static_site(Path(tmp), PAGE) as url, sync_playwright() as pw:
+            browser = launch(pw)
+            for r in range(args.rounds):
+                for workers in (1, args.workers):
+                    page = browser.new_page()
+                    page.goto(url)
+                    got = page.evaluate("([k, moves]) => window.search(k, moves)", [workers, []])
+                    page.close()
+                    rate = sum(got["playouts"]) / (got["ms"] / 1000)
+                    print(f"  round {r + 1}: {workers} worker(s): {rate:9,.0f} playouts/s in all "
+                          f"({', '.join(f'{p:,}' for p in got['playouts'])} in {got['ms']:.0f} ms)",
+                          flush=True)
+            browser.close()
     print(f"  load after: {os.getloadavg()[0]:.2f}")
     return 0
 
