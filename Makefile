@@ -3,11 +3,12 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Debian packages the tools and tests use; installed with apt-get only when absent.
-APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox curl \
-	$(WASM_APT_PACKAGES)
 # The browser build of the C cores (engines/wasm.py) and the Node that tests it.
 WASM_APT_PACKAGES := clang lld wasi-libc libclang-rt-dev-wasm32 nodejs
+# Debian packages the tools and tests use; installed with apt-get only when absent (defined
+# after WASM_APT_PACKAGES: `:=` expands what is defined so far).
+APT_PACKAGES := git nginx chromium ffmpeg espeak-ng gnugo gcc libc6-dev python3-venv python3-dev sox curl \
+	$(WASM_APT_PACKAGES)
 PY_SOURCES := pyproject.toml $(wildcard setup.py) $(wildcard engines/*/core/*.c engines/*/core/*.h engines/*/build_*.py engines/cbuild.py engines/platform/*.h)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
@@ -45,12 +46,16 @@ print-services:
 	@echo "$(SERVICES)"
 
 # System packages: only the missing ones, so a provisioned machine needs no network.
+# Packages named by their command and installed only when the command is missing: another
+# package may provide it (NodeSource's nodejs bundles npm and conflicts with Debian's npm).
 system: PACKAGES = $(APT_PACKAGES)
+system: COMMAND_PACKAGES = npm
 core-system: PACKAGES = $(CORE_APT_PACKAGES)
 system core-system:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
+	for c in $(COMMAND_PACKAGES); do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -q && \
