@@ -4,12 +4,12 @@
 // codes and errors as the server's /api/GAME/ENDPOINT. With `stream: true` (the server's
 // /api/GAME/ENDPOINT/stream) every step's document comes first as {id, status, body,
 // partial: true}, then {id, status, body: null} ends it; {stop: id} ends a stream after the
-// step it is in. The module and its layout are fetched
-// from ../wasm/ beside this file, so the worker works under any sub-path and from a static
-// export.
+// step it is in. The module and its layout are fetched from ../wasm/ beside this file, so
+// the worker works under any sub-path and from a static export.
 import { loadCore } from "./core.js";
 
-const GAMES = { go: "./go_local.js", gomoku: "./gomoku_local.js", quoridor: "./quoridor_local.js" };  // game -> its in-page API module
+// game -> its in-page API module
+const GAMES = { go: "./go_local.js", gomoku: "./gomoku_local.js", quoridor: "./quoridor_local.js" };
 const game = new URL(self.location.href).searchParams.get("game");
 
 async function start() {
