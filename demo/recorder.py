@@ -21,7 +21,7 @@ from typing import Callable
 
 from demo import browser as browser_mod
 from demo import ffargs
-from demo.stamps import SMALL, cursor_mask, first_change
+from demo.stamps import SMALL, cursor_mask, first_change, jpeg_size
 from demo.errors import RecordError
 from demo.plan import Plan, Step
 from plumbing.files import atomic_write
@@ -150,11 +150,17 @@ class LiveDirector:
             self.cdp.send("Page.screencastFrameAck", {"sessionId": params["sessionId"]})
         except Exception:  # the session is closing
             pass
-        # a new tab's first frames can come at another size, before the viewport applies: skip them
+        # a new tab's first frames can come at another size, before the viewport applies: skip
+        # them. The metadata can already say the viewport while the picture is still the old size,
+        # so the JPEG's own size decides too (ffmpeg rebuilds its filters at a size change, which
+        # loses the lead-in measurement that spans it).
         if (round(meta.get("deviceWidth", VIEWPORT[0])), round(meta.get("deviceHeight", VIEWPORT[1]))) != VIEWPORT:
             return
+        data = base64.b64decode(params["data"])
+        if jpeg_size(data) != VIEWPORT:
+            return
         name = f"{len(self.frames):06d}.jpg"
-        (self.frames_dir / name).write_bytes(base64.b64decode(params["data"]))
+        (self.frames_dir / name).write_bytes(data)
         self.frames.append((name, float(meta["timestamp"])))
         self.last_arrival = time.time()
 

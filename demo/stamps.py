@@ -13,6 +13,26 @@ PIXEL_DELTA = 18  # gray levels that count as a change (JPEG noise stays below)
 MIN_PIXELS = 3  # changed pixels that make a change
 
 
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, or None when there is none."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 9 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        # SOF0-SOF15 carry the size, except DHT (C4), JPG (C8) and DAC (CC)
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        i += 2 + length
+    return None
+
+
 def cursor_mask(pos: tuple[float, float] | None, viewport: tuple[int, int], small=SMALL) -> tuple[int, int, int, int] | None:
     """The cursor's box (x0, y0, x1, y1) at the small size, or None."""
     if pos is None:

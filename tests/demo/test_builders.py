@@ -2,7 +2,7 @@
 import json
 import math
 
-from demo import ffargs, media, outputs, sync
+from demo import ffargs, media, outputs, stamps, sync
 from demo.plan import Plan
 from demo.recorder import stamp_owner
 from demo.plan import Step
@@ -241,3 +241,13 @@ def test_mix_splits_a_phrase_used_at_two_beats():
     assert sum(f.startswith("[s0]asplit=2") for f in graph) == 1
     delays = [f.split("delays=")[1].split("[")[0] for f in graph if "adelay" in f]
     assert sorted(delays) == ["24000S", "48000S", "96000S"]
+
+
+def test_jpeg_size_reads_the_frame_header_after_other_segments():
+    app0 = b"\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    dht = b"\xff\xc4\x00\x05\x00\x00\x00"  # a C4 segment is a table, not a frame header
+    sof = b"\xff\xc0\x00\x11\x08\x02\xd0\x04\x73\x03\x01\x22\x00\x02\x11\x01\x03\x11\x01"
+    assert stamps.jpeg_size(b"\xff\xd8" + app0 + dht + sof + b"\xff\xda") == (1139, 720)
+    assert stamps.jpeg_size(b"\xff\xd8" + app0 + b"\xff\xff" + sof) == (1139, 720)  # fill byte
+    assert stamps.jpeg_size(b"\x89PNG\r\n") is None
+    assert stamps.jpeg_size(b"\xff\xd8" + app0) is None

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from demo import ffargs, media
+from demo import ffargs, media, stamps
 from demo.cli import main
 from demo.compose import Settings, compose_dir, record_demo
 from demo.errors import ComposeError, OverrunError
@@ -99,7 +99,11 @@ def test_sync_loudness_and_leadin_measured_on_the_mp4(recorded):
 @pytest.mark.ffmpeg
 @pytest.mark.espeak
 def test_first_frame_is_the_page_not_a_blank(recorded):
-    result, _, _ = recorded
+    result, root, _ = recorded
+    # a frame of another size (a new tab's window before the viewport applies) would make ffmpeg
+    # rebuild its filters mid-measurement and lose the lead-in: none is kept
+    frames = sorted((root / "out" / ".demo" / "frames").glob("*.jpg"))
+    assert frames and {stamps.jpeg_size(f.read_bytes()) for f in frames} == {(1280, 720)}
     log = media.run(ffargs.detect_leadin(result.video, 1.0))
     assert media.leadin_end(media.parse_intervals(log), cap=10) == 0.0
     gray = subprocess.run(["ffmpeg", "-loglevel", "error", "-i", result.video, "-frames:v", "1", "-vf",
