@@ -3,9 +3,8 @@ comparisons a core change ships with (speed, and self-play through `engines matc
 
     python bench/gomoku_rev.py REV [--work DIR] [-- BRAIN OPTIONS]   # the brain's command line
 
-It extracts REV's engines/ and plumbing/ with bench/baseline.py, compiles that revision's
-Gomoku core in place (engines/gomoku/_core*.so there) and prints a command line that runs
-REV's brain (`env PYTHONPATH=DIR python -P -c 'from engines.cli import main; main()' gomocup
+It builds REV's Gomoku core with bench/engine_rev.py (REV's engines/ and plumbing/, compiled in
+place: engines/gomoku/_core*.so there) and prints a command line that runs REV's brain (`env PYTHONPATH=DIR python -P -c 'from engines.cli import main; main()' gomocup
 ARGS...`: REV's own `engines gomocup` with the options after --), ready for --engine or
 --opponent. `python bench/gomoku_rev.py REV --bench` prints REV's nodes a second instead,
 measured by this tree's engines/gomoku/bench.py (the same positions and figures for both).
@@ -14,31 +13,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import baseline  # noqa: E402
+import engine_rev  # noqa: E402
 
 
 def build(rev: str, work: str) -> str:
     """REV's code with its compiled Gomoku core under WORK; returns the directory."""
-    where = os.path.join(work, f"baseline-{baseline.short(rev)}")
-    if not os.path.exists(os.path.join(where, "engines", "gomoku")):
-        where = baseline.extract(baseline.short(rev), work, ["engines", "plumbing"])
-    if not list(Path(where, "engines", "gomoku").glob("_core*.so")):
-        subprocess.run([sys.executable, "engines/gomoku/build_gomoku.py"], cwd=where,
-                       check=True, stdout=subprocess.DEVNULL)
-    return where
+    return engine_rev.build("gomoku", rev, work)
 
 
 def brain_cmd(where: str, *args: str) -> str:
-    # -P: no current directory at the front of sys.path, or a brain started from a checkout
-    # would import that checkout's engines instead of REV's
-    return shlex.join(["env", f"PYTHONPATH={where}", sys.executable, "-P", "-c",
-                       "from engines.cli import main; main()", "gomocup", *args])
+    return engine_rev.command("gomoku", where, *args)
 
 
 def main() -> int:
