@@ -48,29 +48,41 @@ int gm_rules_has_legal_move(gm_board *b);
 /* patterns.c: the search's line-pattern codes, updated per stone (see patterns.c). */
 #define GM_SET_WORDS ((GM_MAX_CELLS + 63) / 64)
 enum { GM_CODES_FIVE = 0, GM_CODES_THREE = 2 };
+#define GM_KEY_SLOTS 32                    /* a line's keys: its point pos at slot pos + 4 */
 typedef struct gm_codes {
-    uint16_t key[GM_NDIRS][GM_MAX_CELLS];  /* 8 points at 2 bits around each on-board cell */
-    uint8_t count[4][GM_MAX_CELLS];        /* [GM_CODES_FIVE + colour - 1]: directions with a
-                                              window of four of that colour (a five may be
-                                              possible); [GM_CODES_THREE + colour - 1]: of three */
-    uint8_t near[GM_MAX_CELLS];            /* stones within two points, eight directions */
-    uint64_t cand[GM_SET_WORDS];           /* empty cells with near > 0 */
-    uint64_t set[4][GM_SET_WORDS];         /* empty cells with count[i] > 0 */
+    uint16_t key[GM_NDIRS][GM_MAX_LINES * GM_KEY_SLOTS]; /* per line, the 8 points at 2 bits
+                                              around each on-board point; off-board slots 0 */
+    uint64_t mask[GM_NDIRS][GM_MAX_LINES][2]; /* per line, its empty points with a window of
+                                              four ([0]) / of three ([1]): black's bits 0-31,
+                                              white's 32-63 (bit = the point's pos) */
+    uint8_t count[4][GM_MAX_CELLS];        /* empty cells: [GM_CODES_FIVE + colour - 1] the
+                                              directions with a window of four of that colour
+                                              (a five may be possible); [GM_CODES_THREE +
+                                              colour - 1]: of three; occupied cells: 0 */
+    uint64_t set[4][GM_SET_WORDS];         /* cells with count[i] > 0 */
     int eval;                              /* black's window sum minus white's */
 } gm_codes;
 #define GM_LINE_KEYS (1 << 16)
 extern int32_t gm_line_order[GM_LINE_KEYS][2];  /* move-order score of a key, black / white */
+extern uint16_t gm_key_slot[GM_NDIRS][GM_MAX_CELLS]; /* a cell's slot: line * 32 + pos + 4 */
+static inline uint32_t gm_codes_key(const gm_codes *k, int d, int cell)
+{
+    return k->key[d][gm_key_slot[d][cell]];
+}
 /* How urgent a move on the empty cell is for color: its windows it extends and spoils. */
 static inline int gm_codes_order(const gm_codes *k, int cell, int color)
 {
-    return gm_line_order[k->key[0][cell]][color - 1] + gm_line_order[k->key[1][cell]][color - 1]
-           + gm_line_order[k->key[2][cell]][color - 1] + gm_line_order[k->key[3][cell]][color - 1];
+    return gm_line_order[gm_codes_key(k, 0, cell)][color - 1]
+           + gm_line_order[gm_codes_key(k, 1, cell)][color - 1]
+           + gm_line_order[gm_codes_key(k, 2, cell)][color - 1]
+           + gm_line_order[gm_codes_key(k, 3, cell)][color - 1];
 }
 void gm_codes_tables_init(void);           /* idempotent, thread-safe (plat_run_once) */
 void gm_codes_rebuild(gm_codes *k, const gm_board *b);        /* from scratch */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color); /* eval delta */
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color);
 int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone there */
+uint32_t gm_codes_cand_row(const gm_board *b, int y); /* empty points of row y near a stone */
 int gm_codes_equal(const gm_codes *a, const gm_codes *b);
 /* search.c: verify mode (tests): every make/unmake compares the codes with a rebuild;
    *checks gets the comparisons made, the return value the mismatches. */

@@ -3,12 +3,14 @@
  * Each on-board cell has, per direction, the key of the eight points cell-4 .. cell-1 and
  * cell+1 .. cell+4 at 2 bits each (empty, black, white, off board). A stone changes only the
  * keys of the cells within four points along its four lines (32 at most), each by one 2-bit
- * field, so gm_codes_put/lift update those keys and, through the line tables, everything derived
- * from them: the number of
- * directions with a window of four (a five may be possible) or of three (a four may be) per
- * cell, the sets of empty cells having them, the near counts and the candidate set. Nothing
- * here rescans the board; gm_codes_rebuild computes the same state from scratch (the search
- * loads a board with it, and its verify mode compares against it after every move). */
+ * field, so gm_codes_put/lift update those keys. The flags (a window of four: a five may be
+ * possible; of three: a four may be) of the empty points of the stone's four lines are
+ * recomputed bit-parallel from the bit lines, both colours at once (line_masks), and only the
+ * flags that changed change the per-cell count of directions having them and the sets of
+ * empty cells with a nonzero count. Nothing here rescans the board; gm_codes_rebuild computes
+ * the same state from scratch (the search loads a board with it, and its verify mode compares
+ * against it after every move). The candidates (empty points near a stone) are not kept: a
+ * node that needs them reads them from the row bit lines (gm_codes_cand_row). */
 #include "gomoku.h"
 #include "internal.h"
 
@@ -25,13 +27,20 @@ typedef struct {
                                     THREE_*: a window of three (the stone may make a four) */
 } line_info;
 
-/* line_info split by use, so that the hot part stays in the caches: the flags (64 KB) are
-   read for every stone's 32 neighbours, the evaluation deltas (256 KB) for the stone's own
-   cell only, the order scores (512 KB) for the candidates of inner nodes (gm_codes_order). */
+/* line_info split by use: the flags (64 KB) only by gm_codes_rebuild (the incremental path
+   computes them bit-parallel, line_masks, and verify mode compares the two), the evaluation
+   deltas (256 KB) for the stone's own cell, the order scores (512 KB) for the candidates of
+   inner nodes (gm_codes_order). */
 static uint8_t line_flags[GM_LINE_KEYS];
 int32_t gm_line_order[GM_LINE_KEYS][2];
 static int16_t line_eval[GM_LINE_KEYS][2];
 static uint32_t spread8[256];    /* bit j of an 8-bit mask moved to bit 2j */
+uint16_t gm_key_slot[GM_NDIRS][GM_MAX_CELLS];
+/* The fields a stone of colour c sets in the keys of the four line points before it (slots
+   pos - 4 .. pos - 1: [c - 1][0]) and after it ([c - 1][1]), four 16-bit keys in memory order
+   (built through memcpy, so for any byte order), for each pattern of those points that are on
+   the board (bit j: the j-th of the four). */
+static uint64_t key_fields[2][2][16];
 static plat_once line_once = PLAT_ONCE_INIT;
 
 static const int eval_weight[6] = {0, 1, 8, 60, 400, 4000};
@@ -63,8 +72,32 @@ static void line_window(line_info *e, const int *pt, int st)
                 | (!nw && nb == 3 ? THREE_B : 0) | (!nb && nw == 3 ? THREE_W : 0);
 }
 
+/* The field of the point `off` points from a cell (off = -4..-1, 1..4) in its key. */
+static inline int key_shift(int off)
+{
+    return 2 * (off < 0 ? off + 4 : off + 3);
+}
+
+static void key_fields_build(void)
+{
+    for (int i = 0; i < GM_MAX_CELLS; i++)
+        for (int d = 0; d < GM_NDIRS; d++)
+            gm_key_slot[d][i] = (uint16_t)(gm_line_of[d][i] * GM_KEY_SLOTS + gm_pos_of[d][i] + 4);
+    for (int c = 0; c < 2; c++)
+        for (int half = 0; half < 2; half++)
+            for (int on = 0; on < 16; on++) {
+                uint16_t lane[4];
+                for (int j = 0; j < 4; j++) {
+                    int off = half ? -(j + 1) : 4 - j;   /* the stone seen from that point */
+                    lane[j] = (on >> j) & 1 ? (uint16_t)((c + 1) << key_shift(off)) : 0;
+                }
+                memcpy(&key_fields[c][half][on], lane, sizeof lane);
+            }
+}
+
 static void line_table_build(void)
 {
+    key_fields_build();
     for (int m = 0; m < 256; m++)
         for (int j = 0; j < 8; j++)
             spread8[m] |= (uint32_t)((m >> j) & 1) << (2 * j);
@@ -98,19 +131,59 @@ static inline void set_to(uint64_t *set, int cell, int on)
     set[cell >> 6] = on ? set[cell >> 6] | bit : set[cell >> 6] & ~bit;
 }
 
-/* An empty cell's membership of every set, from its counts. */
-static inline void cell_sets(gm_codes *k, int cell)
+/* ---- the flags of a whole line at once ---------------------------------------------------- */
+
+/* The line's empty points where a stone would have a clean window (five on-board points, no
+   opposing stone) with four of its colour's stones (*five) or three (*three): black's in bits
+   0-31, white's in 32-63, both computed together. A window start s is bit s of w5 (the
+   points s .. s+4); its count of stones is added bit-sliced from the five shifted lines. The
+   high half's bits that a right shift moves into the low half land at bits 28-31, where no
+   window of a line of at most 20 points starts. */
+static inline void line_masks(uint32_t bl, uint32_t wh, uint32_t on, uint64_t *five,
+                              uint64_t *three)
 {
-    set_to(k->cand, cell, k->near[cell] != 0);
-    for (int i = 0; i < 4; i++)
-        set_to(k->set[i], cell, k->count[i][cell] != 0);
+    uint64_t own = bl | (uint64_t)wh << 32;
+    uint64_t clean = (on & ~wh) | (uint64_t)(on & ~bl) << 32;
+    uint64_t empty = on & ~(bl | wh);
+    empty |= empty << 32;
+    uint64_t w2 = clean & clean >> 1, w5 = w2 & w2 >> 2 & clean >> 4;
+    uint64_t a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
+    uint64_t s1 = a ^ b ^ c, c1 = (a & b) | (c & (a ^ b));
+    uint64_t s2 = s1 ^ d ^ e, c2 = (s1 & d) | (e & (s1 ^ d));
+    uint64_t two = c1 & c2, one = c1 ^ c2;       /* the count is s2 + 2 * (c1 + c2) */
+    uint64_t f4 = w5 & two & ~s2, f3 = w5 & one & s2;
+    f4 |= f4 << 1;
+    f4 |= f4 << 2 | f4 << 3;                      /* starts s .. s+4 cover a point */
+    f3 |= f3 << 1;
+    f3 |= f3 << 2 | f3 << 3;
+    *five = f4 & empty;
+    *three = f3 & empty;
 }
 
-static inline void cell_unset(gm_codes *k, int cell)
+/* The flag bits of the line that changed: the counts and sets of their cells follow. Bit q of
+   half h is set i0 + h's point q of the line, p and cell being one known point of it. */
+static inline void flags_change(gm_codes *k, int i0, uint64_t old, uint64_t now, int cell,
+                                int p, int step)
 {
-    set_to(k->cand, cell, 0);
-    for (int i = 0; i < 4; i++)
-        set_to(k->set[i], cell, 0);
+    for (uint64_t diff = old ^ now; diff; diff &= diff - 1) {
+        int bit = __builtin_ctzll(diff), i = i0 + (bit >> 5);
+        int n = cell + ((bit & 31) - p) * step;
+        k->count[i][n] = (uint8_t)(k->count[i][n] + ((now >> bit) & 1 ? 1 : -1));
+        set_to(k->set[i], n, k->count[i][n] != 0);
+    }
+}
+
+/* Line l of direction d (through cell, at p) with bl and wh as its stones now. */
+static inline void line_update(gm_codes *k, const gm_board *b, int d, int cell, uint32_t bl,
+                               uint32_t wh)
+{
+    int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
+    uint64_t five, three;
+    line_masks(bl, wh, b->valid[d][l], &five, &three);
+    flags_change(k, GM_CODES_FIVE, k->mask[d][l][0], five, cell, p, gm_step[d]);
+    flags_change(k, GM_CODES_THREE, k->mask[d][l][1], three, cell, p, gm_step[d]);
+    k->mask[d][l][0] = five;
+    k->mask[d][l][1] = three;
 }
 
 /* ---- from scratch --------------------------------------------------------------------- */
@@ -131,25 +204,6 @@ static uint32_t key_read(const gm_board *b, int cell, int d)
            | spread8[~on & 255u] * 3u;
 }
 
-/* The field of the point `off` points from a cell (off = -4..-1, 1..4) in its key. */
-static inline int key_shift(int off)
-{
-    return 2 * (off < 0 ? off + 4 : off + 3);
-}
-
-static int near_count(const gm_board *b, int cell)
-{
-    static const int dxy[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
-                                  {1, 1}, {-1, -1}, {1, -1}, {-1, 1}};
-    int x = gm_cell_x(cell), y = gm_cell_y(cell), n = 0;
-    for (int d = 0; d < 8; d++)
-        for (int k = 1; k <= 2; k++) {
-            int cx = x + k * dxy[d][0], cy = y + k * dxy[d][1];
-            n += cx >= 0 && cy >= 0 && cx < b->size && cy < b->size
-                 && b->cell[gm_cell(cx, cy)] != GM_EMPTY;
-        }
-    return n;
-}
 
 /* Black's minus white's sum over the on-board five-point windows holding one colour only. */
 static int eval_scratch(const gm_board *b)
@@ -169,22 +223,30 @@ static int eval_scratch(const gm_board *b)
     return e;
 }
 
-static void cell_derive(gm_codes *k, int cell)
-{
-    for (int d = 0; d < GM_NDIRS; d++) {
-        uint32_t f = line_flags[k->key[d][cell]];
-        for (int i = 0; i < 4; i++)
-            k->count[i][cell] = (uint8_t)(k->count[i][cell] + ((f >> i) & 1));
-    }
-}
-
 /* The change of the evaluation when color stands on the cell. */
 int gm_codes_eval_delta(const gm_codes *k, int cell, int color)
 {
     int delta = 0;
     for (int d = 0; d < GM_NDIRS; d++)
-        delta += line_eval[k->key[d][cell]][color - 1];
+        delta += line_eval[gm_codes_key(k, d, cell)][color - 1];
     return delta;
+}
+
+/* The flags of an empty cell from its keys and the line tables (not from line_masks, so that
+   verify mode checks line_masks against line_window's definition too). */
+static void cell_flags(gm_codes *k, int cell)
+{
+    for (int d = 0; d < GM_NDIRS; d++) {
+        uint32_t f = line_flags[gm_codes_key(k, d, cell)];
+        uint64_t *m = k->mask[d][gm_line_of[d][cell]];
+        int p = gm_pos_of[d][cell];
+        for (int i = 0; i < 4; i++)
+            if ((f >> i) & 1) {
+                k->count[i][cell]++;
+                set_to(k->set[i], cell, 1);
+                m[i >> 1] |= (uint64_t)1 << (p + 32 * (i & 1));
+            }
+    }
 }
 
 void gm_codes_rebuild(gm_codes *k, const gm_board *b)
@@ -194,56 +256,35 @@ void gm_codes_rebuild(gm_codes *k, const gm_board *b)
         for (int x = 0; x < b->size; x++) {
             int c = gm_cell(x, y);
             for (int d = 0; d < GM_NDIRS; d++)
-                k->key[d][c] = (uint16_t)key_read(b, c, d);
-            cell_derive(k, c);
-            k->near[c] = (uint8_t)near_count(b, c);
+                k->key[d][gm_key_slot[d][c]] = (uint16_t)key_read(b, c, d);
             if (b->cell[c] == GM_EMPTY)
-                cell_sets(k, c);
+                cell_flags(k, c);
         }
     k->eval = eval_scratch(b);
 }
 
 /* ---- incremental ---------------------------------------------------------------------- */
 
-/* The field of one neighbour's key changed from old to now: its counts and sets follow. */
-static inline void key_change(gm_codes *k, const gm_board *b, int n, uint32_t old, uint32_t now)
-{
-    uint32_t fe = line_flags[now];
-    for (uint32_t diff = line_flags[old] ^ fe; diff; diff &= diff - 1) {
-        int i = __builtin_ctz(diff);
-        k->count[i][n] = (uint8_t)(k->count[i][n] + ((fe >> i) & 1 ? 1 : -1));
-        if (b->cell[n] == GM_EMPTY)
-            set_to(k->set[i], n, k->count[i][n] != 0);
-    }
-}
-
-/* The keys around cell gain (sign 1) or lose (sign -1) a stone of color; near counts too. */
+/* The keys around cell gain (sign 1) or lose (sign -1) a stone of color; then the flags of
+   its four lines are recomputed from the bit lines (with the stone when it is being put:
+   the board gets it after the codes) and their changes counted. */
 static void codes_around(gm_codes *k, const gm_board *b, int cell, int color, int sign)
 {
     for (int d = 0; d < GM_NDIRS; d++) {
-        /* the on-board points of a line are one run of bits: offsets lo .. hi from cell */
-        int p = gm_pos_of[d][cell], step = gm_step[d];
-        uint32_t on = b->valid[d][gm_line_of[d][cell]];
-        int lo = __builtin_ctz(on) - p, hi = 31 - __builtin_clz(on) - p;
-        lo = lo < -4 ? -4 : lo;
-        hi = hi > 4 ? 4 : hi;
-        for (int j = lo; j <= hi; j++) {
-            if (j == 0)
-                continue;
-            int n = cell + j * step;
-            uint32_t old = k->key[d][n], field = (uint32_t)color << key_shift(-j);
-            uint32_t now = sign > 0 ? old | field : old & ~field;
-            k->key[d][n] = (uint16_t)now;
-            key_change(k, b, n, old, now);
-        }
-        for (int j = lo < -2 ? -2 : lo; j <= (hi > 2 ? 2 : hi); j++) {
-            int n = cell + j * step;
-            if (j == 0)
-                continue;
-            k->near[n] = (uint8_t)(k->near[n] + sign);
-            if (b->cell[n] == GM_EMPTY)
-                set_to(k->cand, n, k->near[n] != 0);
-        }
+        int p = gm_pos_of[d][cell], l = gm_line_of[d][cell];
+        uint32_t on = around8(b->valid[d][l], p);     /* which of the 8 points are on board */
+        uint16_t *kp = &k->key[d][l * GM_KEY_SLOTS + p];  /* slot p: the point p - 4 */
+        uint64_t before, after, fb = key_fields[color - 1][0][on & 15],
+                                fa = key_fields[color - 1][1][on >> 4];
+        memcpy(&before, kp, sizeof before);
+        memcpy(&after, kp + 5, sizeof after);
+        before = sign > 0 ? before | fb : before & ~fb;
+        after = sign > 0 ? after | fa : after & ~fa;
+        memcpy(kp, &before, sizeof before);
+        memcpy(kp + 5, &after, sizeof after);
+        uint32_t stone = sign > 0 ? 1u << p : 0;
+        line_update(k, b, d, cell, b->line[0][d][l] | (color == GM_BLACK ? stone : 0),
+                    b->line[1][d][l] | (color == GM_WHITE ? stone : 0));
     }
 }
 
@@ -251,7 +292,6 @@ int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
 {
     int delta = gm_codes_eval_delta(k, cell, color);
     k->eval += delta;
-    cell_unset(k, cell);
     codes_around(k, b, cell, color, 1);
     return delta;
 }
@@ -260,7 +300,25 @@ void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color)
 {
     codes_around(k, b, cell, color, -1);
     k->eval -= gm_codes_eval_delta(k, cell, color);
-    cell_sets(k, cell);
+}
+
+/* The candidate points of row y: empty, with a stone within two points along one of the
+   eight directions (bit x for the point (x, y)). */
+uint32_t gm_codes_cand_row(const gm_board *b, int y)
+{
+    const uint32_t (*row)[GM_MAX_LINES] = b->line[0], (*row2)[GM_MAX_LINES] = b->line[1];
+    uint32_t s = row[GM_DIR_ROW][y] | row2[GM_DIR_ROW][y], n1 = 0, n2 = 0;
+    if (y >= 1)
+        n1 |= row[GM_DIR_ROW][y - 1] | row2[GM_DIR_ROW][y - 1];
+    if (y + 1 < b->size)
+        n1 |= row[GM_DIR_ROW][y + 1] | row2[GM_DIR_ROW][y + 1];
+    if (y >= 2)
+        n2 |= row[GM_DIR_ROW][y - 2] | row2[GM_DIR_ROW][y - 2];
+    if (y + 2 < b->size)
+        n2 |= row[GM_DIR_ROW][y + 2] | row2[GM_DIR_ROW][y + 2];
+    uint32_t near = s << 1 | s >> 1 | s << 2 | s >> 2 | n1 | n1 << 1 | n1 >> 1 | n2 | n2 << 2
+                    | n2 >> 2;
+    return near & b->valid[GM_DIR_ROW][y] & ~s;
 }
 
 int gm_codes_equal(const gm_codes *a, const gm_codes *b)

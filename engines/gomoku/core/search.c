@@ -230,17 +230,20 @@ static void threats_find(const gm_search *s, threats *t)
     })
 }
 
-/* The candidate cells (empty, a stone within two points), scored for the side to move. */
+/* The candidate cells (empty, a stone within two points), scored for the side to move, in
+   cell order (row by row). */
 static void gen_moves(const gm_search *s, movelist *ml, int scored)
 {
     const gm_board *b = &s->b;
     int me = b->to_move;
     ml->n = 0;
-    SET_EACH(s->cd.cand, c, {
-        ml->score[ml->n] = scored ? gm_codes_order(&s->cd, c, me)
-                                        + (s->plain ? 0 : s->history[c] >> 10) : 0;
-        ml->cell[ml->n++] = (uint16_t)c;
-    })
+    for (int y = 0; y < b->size; y++)
+        for (uint32_t m = gm_codes_cand_row(b, y); m; m &= m - 1) {
+            int c = gm_cell(__builtin_ctz(m), y);
+            ml->score[ml->n] = scored ? gm_codes_order(&s->cd, c, me)
+                                            + (s->plain ? 0 : s->history[c] >> 10) : 0;
+            ml->cell[ml->n++] = (uint16_t)c;
+        }
     if (b->nmoves == 0) {
         int mid = gm_cell(b->size / 2, b->size / 2);
         ml->n = 1;

@@ -46,13 +46,17 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
 
 
 @pytest.mark.parametrize("line,broken", [
-    ("key_change(k, b, n, old, now);", "if (j != 3) "),       # one key field's flags not updated
-    ("k->near[n] = (uint8_t)(k->near[n] + sign);", "if (n % 5) "),  # near counts drift
+    ("memcpy(kp + 5, &after, sizeof after);", "if (p != 3) "),      # one key update missed
+    ("k->count[i][n] = (uint8_t)(k->count[i][n] + ((now >> bit) & 1 ? 1 : -1));",
+     "if (n % 5) "),                                                  # counts drift
     ("set_to(k->set[i], n, k->count[i][n] != 0);", "if (i) "),      # a set not kept
+    ("f3 |= f3 << 2 | f3 << 3;", "if (bl & 1) "),                   # line_masks off the definition
 ])
 def test_harness_catches_broken_incremental_codes(tmp_path, line, broken):
     """The search's incremental line-pattern codes are compared with a rebuild after every
-    move inside a search: a patterns.c that misses one update is caught."""
+    move inside a search: a patterns.c that misses one update is caught, and so is a
+    bit-parallel line_masks that differs from the line tables' definition (the rebuild reads
+    the flags from the tables)."""
     fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, "patterns.c", line,
                                          broken, 20000)
 
