@@ -61,6 +61,9 @@ typedef struct gm_codes {
                                               colour - 1]: of three; occupied cells: 0 */
     uint64_t set[4][GM_SET_WORDS];         /* cells with count[i] > 0 */
     int eval;                              /* black's window sum minus white's */
+    /* Not part of the state (gm_codes_equal stops before it): the masks of the four lines of
+       the stone put as move i (i = the record's length before it), given back by its lift. */
+    uint64_t undo[GM_MAX_CELLS][GM_NDIRS][2];
 } gm_codes;
 #define GM_LINE_KEYS (1 << 16)
 extern int32_t gm_line_order[GM_LINE_KEYS][2];  /* move-order score of a key, black / white */

@@ -14,6 +14,7 @@
 #include "gomoku.h"
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* Bit i of a flag byte is count[i]'s and set[i]'s (GM_CODES_FIVE/THREE + colour - 1). */
@@ -161,29 +162,40 @@ static inline void line_masks(uint32_t bl, uint32_t wh, uint32_t on, uint64_t *f
 }
 
 /* The flag bits of the line that changed: the counts and sets of their cells follow. Bit q of
-   half h is set i0 + h's point q of the line, p and cell being one known point of it. */
-static inline void flags_change(gm_codes *k, int i0, uint64_t old, uint64_t now, int cell,
-                                int p, int step)
+   half h is set i0 + h's point q of the line; base is the cell of the line's point 0 (it may
+   be off the board: only on-board points have flags). */
+static inline void flags_change(gm_codes *k, int i0, uint64_t old, uint64_t now, int base,
+                                int step)
 {
-    for (uint64_t diff = old ^ now; diff; diff &= diff - 1) {
-        int bit = __builtin_ctzll(diff), i = i0 + (bit >> 5);
-        int n = cell + ((bit & 31) - p) * step;
-        k->count[i][n] = (uint8_t)(k->count[i][n] + ((now >> bit) & 1 ? 1 : -1));
-        set_to(k->set[i], n, k->count[i][n] != 0);
+    for (uint64_t on = now & ~old; on; on &= on - 1) {
+        int bit = __builtin_ctzll(on), i = i0 + (bit >> 5), n = base + (bit & 31) * step;
+        k->count[i][n]++;
+        k->set[i][n >> 6] |= (uint64_t)1 << (n & 63);
+    }
+    for (uint64_t off = old & ~now; off; off &= off - 1) {
+        int bit = __builtin_ctzll(off), i = i0 + (bit >> 5), n = base + (bit & 31) * step;
+        if (--k->count[i][n] == 0)
+            k->set[i][n >> 6] &= ~((uint64_t)1 << (n & 63));
     }
 }
 
-/* Line l of direction d (through cell, at p) with bl and wh as its stones now. */
+/* Line l of direction d (through cell) gets the flag masks five and three. */
+static inline void line_set(gm_codes *k, int d, int cell, uint64_t five, uint64_t three)
+{
+    int l = gm_line_of[d][cell], base = cell - gm_pos_of[d][cell] * gm_step[d];
+    flags_change(k, GM_CODES_FIVE, k->mask[d][l][0], five, base, gm_step[d]);
+    flags_change(k, GM_CODES_THREE, k->mask[d][l][1], three, base, gm_step[d]);
+    k->mask[d][l][0] = five;
+    k->mask[d][l][1] = three;
+}
+
+/* Line l of direction d (through cell) with bl and wh as its stones now. */
 static inline void line_update(gm_codes *k, const gm_board *b, int d, int cell, uint32_t bl,
                                uint32_t wh)
 {
-    int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
     uint64_t five, three;
-    line_masks(bl, wh, b->valid[d][l], &five, &three);
-    flags_change(k, GM_CODES_FIVE, k->mask[d][l][0], five, cell, p, gm_step[d]);
-    flags_change(k, GM_CODES_THREE, k->mask[d][l][1], three, cell, p, gm_step[d]);
-    k->mask[d][l][0] = five;
-    k->mask[d][l][1] = three;
+    line_masks(bl, wh, b->valid[d][gm_line_of[d][cell]], &five, &three);
+    line_set(k, d, cell, five, three);
 }
 
 /* ---- from scratch --------------------------------------------------------------------- */
@@ -268,37 +280,49 @@ void gm_codes_rebuild(gm_codes *k, const gm_board *b)
 /* The keys around cell gain (sign 1) or lose (sign -1) a stone of color; then the flags of
    its four lines are recomputed from the bit lines (with the stone when it is being put:
    the board gets it after the codes) and their changes counted. */
-static void codes_around(gm_codes *k, const gm_board *b, int cell, int color, int sign)
+/* The keys of the 8 points around cell along d gain (sign 1) or lose (sign -1) a stone of
+   color (key_fields: four at a time). */
+static inline void keys_around(gm_codes *k, const gm_board *b, int d, int cell, int color,
+                               int sign)
 {
-    for (int d = 0; d < GM_NDIRS; d++) {
-        int p = gm_pos_of[d][cell], l = gm_line_of[d][cell];
-        uint32_t on = around8(b->valid[d][l], p);     /* which of the 8 points are on board */
-        uint16_t *kp = &k->key[d][l * GM_KEY_SLOTS + p];  /* slot p: the point p - 4 */
-        uint64_t before, after, fb = key_fields[color - 1][0][on & 15],
-                                fa = key_fields[color - 1][1][on >> 4];
-        memcpy(&before, kp, sizeof before);
-        memcpy(&after, kp + 5, sizeof after);
-        before = sign > 0 ? before | fb : before & ~fb;
-        after = sign > 0 ? after | fa : after & ~fa;
-        memcpy(kp, &before, sizeof before);
-        memcpy(kp + 5, &after, sizeof after);
-        uint32_t stone = sign > 0 ? 1u << p : 0;
-        line_update(k, b, d, cell, b->line[0][d][l] | (color == GM_BLACK ? stone : 0),
-                    b->line[1][d][l] | (color == GM_WHITE ? stone : 0));
-    }
+    int p = gm_pos_of[d][cell], l = gm_line_of[d][cell];
+    uint32_t on = around8(b->valid[d][l], p);          /* which of the 8 points are on board */
+    uint16_t *kp = &k->key[d][l * GM_KEY_SLOTS + p];  /* slot p: the point p - 4 */
+    uint64_t before, after, fb = key_fields[color - 1][0][on & 15],
+                            fa = key_fields[color - 1][1][on >> 4];
+    memcpy(&before, kp, sizeof before);
+    memcpy(&after, kp + 5, sizeof after);
+    before = sign > 0 ? before | fb : before & ~fb;
+    after = sign > 0 ? after | fa : after & ~fa;
+    memcpy(kp, &before, sizeof before);
+    memcpy(kp + 5, &after, sizeof after);
 }
 
+/* A stone put: its keys, then the flags of its four lines recomputed from the bit lines with
+   the stone (the board gets it after the codes), the old masks kept for the lift. */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
 {
     int delta = gm_codes_eval_delta(k, cell, color);
     k->eval += delta;
-    codes_around(k, b, cell, color, 1);
+    for (int d = 0; d < GM_NDIRS; d++) {
+        int l = gm_line_of[d][cell];
+        uint32_t stone = 1u << gm_pos_of[d][cell];
+        keys_around(k, b, d, cell, color, 1);
+        k->undo[b->nmoves][d][0] = k->mask[d][l][0];
+        k->undo[b->nmoves][d][1] = k->mask[d][l][1];
+        line_update(k, b, d, cell, b->line[0][d][l] | (color == GM_BLACK ? stone : 0),
+                    b->line[1][d][l] | (color == GM_WHITE ? stone : 0));
+    }
     return delta;
 }
 
+/* A stone lifted (the board has lost it already): its keys, and the masks its put kept. */
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color)
 {
-    codes_around(k, b, cell, color, -1);
+    for (int d = 0; d < GM_NDIRS; d++) {
+        keys_around(k, b, d, cell, color, -1);
+        line_set(k, d, cell, k->undo[b->nmoves][d][0], k->undo[b->nmoves][d][1]);
+    }
     k->eval -= gm_codes_eval_delta(k, cell, color);
 }
 
@@ -323,5 +347,5 @@ uint32_t gm_codes_cand_row(const gm_board *b, int y)
 
 int gm_codes_equal(const gm_codes *a, const gm_codes *b)
 {
-    return memcmp(a, b, sizeof *a) == 0;
+    return memcmp(a, b, offsetof(gm_codes, undo)) == 0;
 }

@@ -36,10 +36,12 @@ typedef struct {
     uint16_t move;
 } tt_entry;
 
+#define ML_BLOCK 8                /* pick_best's blocks of moves */
 typedef struct {
     int n;
     uint16_t cell[GM_MAX_CELLS];
     int score[GM_MAX_CELLS];
+    int block_max[GM_MAX_CELLS / ML_BLOCK + 1];  /* the best score of each block (ml_blocks) */
 } movelist;
 
 /* What a node must know first: a five of its own, the opponent's fives to block. */
@@ -230,52 +232,94 @@ static void threats_find(const gm_search *s, threats *t)
     })
 }
 
-/* The candidate cells (empty, a stone within two points), scored for the side to move, in
-   cell order (row by row). */
-static void gen_moves(const gm_search *s, movelist *ml, int scored)
+/* The best score of block b of ML_BLOCK moves. */
+static int block_best(const movelist *ml, int b)
 {
-    const gm_board *b = &s->b;
-    int me = b->to_move;
-    ml->n = 0;
-    for (int y = 0; y < b->size; y++)
-        for (uint32_t m = gm_codes_cand_row(b, y); m; m &= m - 1) {
-            int c = gm_cell(__builtin_ctz(m), y);
-            ml->score[ml->n] = scored ? gm_codes_order(&s->cd, c, me)
-                                            + (s->plain ? 0 : s->history[c] >> 10) : 0;
-            ml->cell[ml->n++] = (uint16_t)c;
-        }
-    if (b->nmoves == 0) {
-        int mid = gm_cell(b->size / 2, b->size / 2);
-        ml->n = 1;
-        ml->cell[0] = (uint16_t)mid;
-        ml->score[0] = 0;
-    }
+    int end = (b + 1) * ML_BLOCK < ml->n ? (b + 1) * ML_BLOCK : ml->n, m = ml->score[b * ML_BLOCK];
+    for (int j = b * ML_BLOCK + 1; j < end; j++)
+        m = ml->score[j] > m ? ml->score[j] : m;
+    return m;
 }
 
 /* Move i becomes the best of moves i.. (one step of a selection sort, done as the search
-   needs the next move: most nodes cut off after one or two). */
+   needs the next move: most nodes cut off after one or two): the first of the best scores,
+   found through the rest of i's block and then the maxima of the later blocks; the move it
+   displaces takes the best one's place, and that block's maximum is recomputed. */
 static void pick_best(movelist *ml, int i)
 {
-    int best = i;
-    for (int j = i + 1; j < ml->n; j++)
-        if (ml->score[j] > ml->score[best])
+    int bi = i / ML_BLOCK, end = (bi + 1) * ML_BLOCK < ml->n ? (bi + 1) * ML_BLOCK : ml->n;
+    int best = i, bv = ml->score[i], bb = -1;
+    for (int j = i + 1; j < end; j++)
+        if (ml->score[j] > bv) {
+            bv = ml->score[j];
             best = j;
+        }
+    for (int b = bi + 1; b * ML_BLOCK < ml->n; b++)
+        if (ml->block_max[b] > bv) {
+            bv = ml->block_max[b];
+            bb = b;
+        }
+    if (bb >= 0)
+        for (best = bb * ML_BLOCK; ml->score[best] != bv; best++)
+            ;
     int tc = ml->cell[i], ts = ml->score[i];
     ml->cell[i] = ml->cell[best];
     ml->score[i] = ml->score[best];
     ml->cell[best] = (uint16_t)tc;
     ml->score[best] = ts;
+    if (bb >= 0)
+        ml->block_max[bb] = block_best(ml, bb);
 }
 
-/* Move-order bonuses: the table's move first, then the killers, then by score (pick_best). */
-static void order_moves(gm_search *s, movelist *ml, int tt_move, int ply)
+/* The move on cell, if it is one of the list (which is in cell order), gets the bonus. */
+static void ml_bonus(movelist *ml, int cell, int bonus)
 {
-    for (int i = 0; i < ml->n; i++) {
-        int c = ml->cell[i];
-        if (c == tt_move)
-            ml->score[i] += 1 << 28;
-        else if (ply < MAX_PLY && (c == s->killer[ply][0] || c == s->killer[ply][1]))
-            ml->score[i] += 1 << 12;
+    int lo = 0, hi = ml->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (ml->cell[mid] < cell)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < ml->n && ml->cell[lo] == cell) {
+        ml->score[lo] += bonus;
+        if (ml->score[lo] > ml->block_max[lo / ML_BLOCK])
+            ml->block_max[lo / ML_BLOCK] = ml->score[lo];
+    }
+}
+
+/* The candidate cells (empty, a stone within two points) in cell order (row by row), scored
+   for the side to move by the line patterns' order score and the history, with each block's
+   best score for pick_best; then the table's move gets the first bonus, the killers the
+   second. */
+static void gen_moves(const gm_search *s, movelist *ml, int tt_move, int ply)
+{
+    const gm_board *b = &s->b;
+    int me = b->to_move, n = 0, top = 0;
+    for (int y = 0; y < b->size; y++)
+        for (uint32_t m = gm_codes_cand_row(b, y); m; m &= m - 1) {
+            int c = gm_cell(__builtin_ctz(m), y);
+            int v = gm_codes_order(&s->cd, c, me) + (s->plain ? 0 : s->history[c] >> 10);
+            top = n % ML_BLOCK == 0 || v > top ? v : top;
+            ml->block_max[n / ML_BLOCK] = top;
+            ml->score[n] = v;
+            ml->cell[n++] = (uint16_t)c;
+        }
+    ml->n = n;
+    if (b->nmoves == 0) {
+        ml->n = 1;
+        ml->cell[0] = (uint16_t)gm_cell(b->size / 2, b->size / 2);
+        ml->score[0] = ml->block_max[0] = 0;
+    }
+    if (tt_move >= 0)
+        ml_bonus(ml, tt_move, 1 << 28);
+    if (ply < MAX_PLY) {
+        int k0 = s->killer[ply][0], k1 = s->killer[ply][1];
+        if (k0 != tt_move)
+            ml_bonus(ml, k0, 1 << 12);
+        if (k1 != tt_move && k1 != k0)
+            ml_bonus(ml, k1, 1 << 12);
     }
 }
 
@@ -330,22 +374,25 @@ static int tt_probe(gm_search *s, int depth, int alpha, int beta, int ply, int *
 
 static int vcf_attack(gm_search *s, int plies, int ply);
 
-/* The win points of color on the lines through cell (a stone just put there). */
+/* The win points of color on the lines through cell (a stone just put there), at most two,
+   in the order of the lines and along each. The attacker had no five before (vcf_attack
+   returns first), so a win point is on a line through cell, where that line's five flags
+   (patterns.c's masks) hold it: only those points within four of cell are judged. */
 static int wins_around(const gm_search *s, int color, int cell, int *cells)
 {
     const gm_board *b = &s->b;
-    const uint8_t *nfive = s->cd.count[GM_CODES_FIVE + color - 1];
-    int n = 0, x = gm_cell_x(cell), y = gm_cell_y(cell);
-    static const int dxy[GM_NDIRS][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    for (int d = 0; d < GM_NDIRS; d++)
-        for (int k = -4; k <= 4; k++) {
-            int cx = x + k * dxy[d][0], cy = y + k * dxy[d][1];
-            if (k == 0 || cx < 0 || cy < 0 || cx >= b->size || cy >= b->size)
-                continue;
-            int c = gm_cell(cx, cy);
-            if (b->cell[c] == GM_EMPTY && nfive[c] && win_at(b, color, c) && n < 2)
-                cells[n++] = c;
+    int n = 0;
+    for (int d = 0; d < GM_NDIRS && n < 2; d++) {
+        int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
+        uint32_t near = (uint32_t)(s->cd.mask[d][l][0] >> (color == GM_WHITE ? 32 : 0))
+                        & (p >= 4 ? 511u << (p - 4) : 511u >> (4 - p));
+        uint32_t own = b->line[color - 1][d][l];
+        for (; near && n < 2; near &= near - 1) {
+            int q = __builtin_ctz(near);
+            if (gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
+                cells[n++] = cell + (q - p) * gm_step[d];
         }
+    }
     return n;
 }
 
@@ -491,8 +538,7 @@ static int node_moves(gm_search *s, movelist *ml, const threats *t, int tt_move,
         return 1;
     }
     int width = ply == 0 ? ROOT_WIDTH : WIDTH;
-    gen_moves(s, ml, 1);
-    order_moves(s, ml, tt_move, ply);
+    gen_moves(s, ml, tt_move, ply);
     return ml->n < width ? ml->n : width;
 }
 
@@ -667,12 +713,11 @@ static int root_fallback(gm_search *s)
     movelist ml;
     threats t;
     threats_find(s, &t);
-    gen_moves(s, &ml, 1);
+    gen_moves(s, &ml, -1, 0);
     if (t.my_win >= 0)
         return t.my_win;
     if (t.nopp > 0 && !forbidden_for(s, t.opp_win))
         return t.opp_win;
-    order_moves(s, &ml, -1, 0);
     for (int i = 0; i < ml.n; i++) {
         pick_best(&ml, i);
         if (!forbidden_for(s, ml.cell[i]))

@@ -47,9 +47,10 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
 
 @pytest.mark.parametrize("line,broken", [
     ("memcpy(kp + 5, &after, sizeof after);", "if (p != 3) "),      # one key update missed
-    ("k->count[i][n] = (uint8_t)(k->count[i][n] + ((now >> bit) & 1 ? 1 : -1));",
-     "if (n % 5) "),                                                  # counts drift
-    ("set_to(k->set[i], n, k->count[i][n] != 0);", "if (i) "),      # a set not kept
+    ("k->count[i][n]++;", "if (n % 5) "),                          # counts drift
+    ("k->set[i][n >> 6] |= (uint64_t)1 << (n & 63);", "if (i) "),   # a set not kept
+    ("line_set(k, d, cell, k->undo[b->nmoves][d][0], k->undo[b->nmoves][d][1]);",
+     "if (d != 2) "),                                                 # a lift's masks not given back
     ("f3 |= f3 << 2 | f3 << 3;", "if (bl & 1) "),                   # line_masks off the definition
 ])
 def test_harness_catches_broken_incremental_codes(tmp_path, line, broken):
