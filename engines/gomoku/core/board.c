@@ -204,6 +204,13 @@ void gm_board_make(gm_board *b, int cell)
     b->result = board_judge(b, cell, b->cell[cell]);
 }
 
+void gm_board_make_won(gm_board *b, int cell, int won)
+{
+    int color = b->to_move;
+    board_place(b, cell);
+    b->result = won ? color : GM_RESULT_NONE;
+}
+
 int gm_board_setup(gm_board *b, const int *cells, int n)
 {
     uint8_t seen[GM_MAX_CELLS] = {0};

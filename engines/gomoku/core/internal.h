@@ -24,6 +24,9 @@ void gm_board_lift(gm_board *b, int cell);
 /* board.c: a move without a legality check, and its exact inverse. */
 void gm_board_make(gm_board *b, int cell);
 void gm_board_unmake(gm_board *b);
+/* The search's move: the caller knows whether it makes a five (won); the result is that win
+   or none (a draw is not judged, win_dir stays -1). gm_board_unmake undoes it too. */
+void gm_board_make_won(gm_board *b, int cell, int won);
 
 /* The bit line of color through cell along dir, and the empty points of that line. */
 static inline uint32_t gm_line_bits(const gm_board *b, int color, int dir, int cell)

@@ -84,12 +84,12 @@ gm_search *gm_search_new(int tt_megabytes)
     while (n * 2 * sizeof(tt_entry) <= (size_t)mb << 20)
         n *= 2;
     s->tt = calloc(n, sizeof(tt_entry));
+    s->tt_mask = n - 1;          /* gm_search_free needs the size */
     s->vcf_fail = calloc((size_t)1 << VCF_TABLE_BITS, sizeof(uint64_t));
     if (!s->tt || !s->vcf_fail) {
         gm_search_free(s);
         return NULL;
     }
-    s->tt_mask = n - 1;
     s->tt_mb = (int)((n * sizeof(tt_entry)) >> 20);
     s->tt_size = s->tt_rule = -1;
     s->tt_fresh = 1;
@@ -123,10 +123,18 @@ static void srch_verify(gm_search *s)
     s->mismatches += !gm_codes_equal(&s->fresh, &s->cd);
 }
 
+static int win_at(const gm_board *b, int color, int cell);
+
+/* A five needs a window of four (the five set) and win_at under the rule; the draws of a full
+   board or of renju black without a legal move are not judged: a node with no move left
+   scores 0 anyway. */
 static void srch_make(gm_search *s, int cell)
 {
-    gm_codes_put(&s->cd, &s->b, cell, s->b.to_move);
-    gm_board_make(&s->b, cell);
+    int me = s->b.to_move;
+    const uint64_t *five = s->cd.set[GM_CODES_FIVE + me - 1];
+    int won = (five[cell >> 6] >> (cell & 63) & 1) && win_at(&s->b, me, cell);
+    gm_codes_put(&s->cd, &s->b, cell, me);
+    gm_board_make_won(&s->b, cell, won);
     if (s->verify)
         srch_verify(s);
 }
@@ -511,9 +519,12 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
                         int reduce)
 {
     int me = s->b.to_move, v;
+    if (depth > 0 && !s->plain) {  /* the child will probe the table: start that fetch now */
+        uint64_t child = s->b.hash ^ gm_zobrist[me][cell]
+                         ^ (me == GM_BLACK ? gm_zobrist_white : 0);   /* its gm_board_hash */
+        __builtin_prefetch(&s->tt[child & s->tt_mask]);
+    }
     srch_make(s, cell);
-    if (depth > 0 && !s->plain)  /* the child will probe the table: start that fetch now */
-        __builtin_prefetch(&s->tt[gm_board_hash(&s->b) & s->tt_mask]);
     if (s->b.result == me)
         v = WIN - ply - 1;
     else if (first)
