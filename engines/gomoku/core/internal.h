@@ -51,7 +51,13 @@ int gm_rules_has_legal_move(gm_board *b);
 /* patterns.c: the search's line-pattern codes, updated per stone (see patterns.c). */
 #define GM_SET_WORDS ((GM_MAX_CELLS + 63) / 64)
 enum { GM_CODES_FIVE = 0, GM_CODES_THREE = 2 };
+#define GM_CODES_LOG (GM_MAX_CELLS * 144)  /* a stone flips at most 144 flags (4 lines x 2
+                                              masks x 18 bits within four points) */
 #define GM_KEY_SLOTS 32                    /* a line's keys: its point pos at slot pos + 4 */
+typedef struct gm_codes_undo {
+    uint64_t key[GM_NDIRS][2], mask[GM_NDIRS][2];
+    int eval, log;
+} gm_codes_undo;
 typedef struct gm_codes {
     uint16_t key[GM_NDIRS][GM_MAX_LINES * GM_KEY_SLOTS]; /* per line, the 8 points at 2 bits
                                               around each on-board point; off-board slots 0 */
@@ -64,9 +70,13 @@ typedef struct gm_codes {
                                               colour - 1]: of three; occupied cells: 0 */
     uint64_t set[4][GM_SET_WORDS];         /* cells with count[i] > 0 */
     int eval;                              /* black's window sum minus white's */
-    /* Not part of the state (gm_codes_equal stops before it): the masks of the four lines of
-       the stone put as move i (i = the record's length before it), given back by its lift. */
-    uint64_t undo[GM_MAX_CELLS][GM_NDIRS][2];
+    /* Not part of the state (gm_codes_equal and gm_codes_rebuild stop before it): how to take
+       back the stone put as move i (i = the record's length before it): its lines' keys and
+       masks and the evaluation before it, and where its changes of the counts start in the
+       log (each entry: count i of cell n, i << 9 | n, and its old value << 11). */
+    gm_codes_undo undo[GM_MAX_CELLS];
+    int nlog;
+    uint16_t log[GM_CODES_LOG];
 } gm_codes;
 #define GM_LINE_KEYS (1 << 16)
 extern int32_t gm_line_order[GM_LINE_KEYS][2];  /* move-order score of a key, black / white */
@@ -88,7 +98,8 @@ void gm_codes_rebuild(gm_codes *k, const gm_board *b);        /* from scratch */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color); /* eval delta */
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color);
 int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone there */
-uint32_t gm_codes_cand_row(const gm_board *b, int y); /* empty points of row y near a stone */
+void gm_codes_cand_rows(const gm_board *b, uint32_t *cand); /* per row, the empty points
+                                                              near a stone */
 int gm_codes_equal(const gm_codes *a, const gm_codes *b);
 /* search.c: verify mode (tests): every make/unmake compares the codes with a rebuild;
    *checks gets the comparisons made, the return value the mismatches. */

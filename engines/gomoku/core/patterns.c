@@ -10,7 +10,7 @@
  * empty cells with a nonzero count. Nothing here rescans the board; gm_codes_rebuild computes
  * the same state from scratch (the search loads a board with it, and its verify mode compares
  * against it after every move). The candidates (empty points near a stone) are not kept: a
- * node that needs them reads them from the row bit lines (gm_codes_cand_row). */
+ * node that needs them reads them from the row bit lines (gm_codes_cand_rows). */
 #include "gomoku.h"
 #include "internal.h"
 
@@ -161,19 +161,21 @@ static inline void line_masks(uint32_t bl, uint32_t wh, uint32_t on, uint64_t *f
     *three = f3 & empty;
 }
 
-/* The flag bits of the line that changed: the counts and sets of their cells follow. Bit q of
-   half h is set i0 + h's point q of the line; base is the cell of the line's point 0 (it may
-   be off the board: only on-board points have flags). */
+/* The flag bits of the line that changed: the counts and sets of their cells follow, each old
+   count logged for the lift. Bit q of half h is set i0 + h's point q of the line; base is the
+   cell of the line's point 0 (it may be off the board: only on-board points have flags). */
 static inline void flags_change(gm_codes *k, int i0, uint64_t old, uint64_t now, int base,
                                 int step)
 {
     for (uint64_t on = now & ~old; on; on &= on - 1) {
         int bit = __builtin_ctzll(on), i = i0 + (bit >> 5), n = base + (bit & 31) * step;
+        k->log[k->nlog++] = (uint16_t)(k->count[i][n] << 11 | i << 9 | n);
         k->count[i][n]++;
         k->set[i][n >> 6] |= (uint64_t)1 << (n & 63);
     }
     for (uint64_t off = old & ~now; off; off &= off - 1) {
         int bit = __builtin_ctzll(off), i = i0 + (bit >> 5), n = base + (bit & 31) * step;
+        k->log[k->nlog++] = (uint16_t)(k->count[i][n] << 11 | i << 9 | n);
         if (--k->count[i][n] == 0)
             k->set[i][n >> 6] &= ~((uint64_t)1 << (n & 63));
     }
@@ -187,15 +189,6 @@ static inline void line_set(gm_codes *k, int d, int cell, uint64_t five, uint64_
     flags_change(k, GM_CODES_THREE, k->mask[d][l][1], three, base, gm_step[d]);
     k->mask[d][l][0] = five;
     k->mask[d][l][1] = three;
-}
-
-/* Line l of direction d (through cell) with bl and wh as its stones now. */
-static inline void line_update(gm_codes *k, const gm_board *b, int d, int cell, uint32_t bl,
-                               uint32_t wh)
-{
-    uint64_t five, three;
-    line_masks(bl, wh, b->valid[d][gm_line_of[d][cell]], &five, &three);
-    line_set(k, d, cell, five, three);
 }
 
 /* ---- from scratch --------------------------------------------------------------------- */
@@ -263,7 +256,8 @@ static void cell_flags(gm_codes *k, int cell)
 
 void gm_codes_rebuild(gm_codes *k, const gm_board *b)
 {
-    memset(k, 0, sizeof *k);
+    memset(k, 0, offsetof(gm_codes, undo));
+    k->nlog = 0;
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++) {
             int c = gm_cell(x, y);
@@ -280,69 +274,89 @@ void gm_codes_rebuild(gm_codes *k, const gm_board *b)
 /* The keys around cell gain (sign 1) or lose (sign -1) a stone of color; then the flags of
    its four lines are recomputed from the bit lines (with the stone when it is being put:
    the board gets it after the codes) and their changes counted. */
-/* The keys of the 8 points around cell along d gain (sign 1) or lose (sign -1) a stone of
-   color (key_fields: four at a time). */
+/* The keys of the 8 points around cell along d gain a stone of color (key_fields: four at a
+   time); the words before are kept in *saved. */
 static inline void keys_around(gm_codes *k, const gm_board *b, int d, int cell, int color,
-                               int sign)
+                               uint64_t *saved)
 {
     int p = gm_pos_of[d][cell], l = gm_line_of[d][cell];
     uint32_t on = around8(b->valid[d][l], p);          /* which of the 8 points are on board */
     uint16_t *kp = &k->key[d][l * GM_KEY_SLOTS + p];  /* slot p: the point p - 4 */
-    uint64_t before, after, fb = key_fields[color - 1][0][on & 15],
-                            fa = key_fields[color - 1][1][on >> 4];
+    uint64_t before, after;
     memcpy(&before, kp, sizeof before);
     memcpy(&after, kp + 5, sizeof after);
-    before = sign > 0 ? before | fb : before & ~fb;
-    after = sign > 0 ? after | fa : after & ~fa;
+    saved[0] = before;
+    saved[1] = after;
+    before |= key_fields[color - 1][0][on & 15];
+    after |= key_fields[color - 1][1][on >> 4];
     memcpy(kp, &before, sizeof before);
     memcpy(kp + 5, &after, sizeof after);
 }
 
 /* A stone put: its keys, then the flags of its four lines recomputed from the bit lines with
-   the stone (the board gets it after the codes), the old masks kept for the lift. */
+   the stone (the board gets it after the codes), the four lines' masks side by side (a loop
+   the compiler may vectorize); what it changes is kept in undo[nmoves] and the log. */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
 {
     int delta = gm_codes_eval_delta(k, cell, color);
+    uint32_t bl[GM_NDIRS], wh[GM_NDIRS], on[GM_NDIRS];
+    uint64_t five[GM_NDIRS], three[GM_NDIRS];
+    gm_codes_undo *u = &k->undo[b->nmoves];
+    u->eval = k->eval;
+    u->log = k->nlog;
     k->eval += delta;
     for (int d = 0; d < GM_NDIRS; d++) {
         int l = gm_line_of[d][cell];
         uint32_t stone = 1u << gm_pos_of[d][cell];
-        keys_around(k, b, d, cell, color, 1);
-        k->undo[b->nmoves][d][0] = k->mask[d][l][0];
-        k->undo[b->nmoves][d][1] = k->mask[d][l][1];
-        line_update(k, b, d, cell, b->line[0][d][l] | (color == GM_BLACK ? stone : 0),
-                    b->line[1][d][l] | (color == GM_WHITE ? stone : 0));
+        keys_around(k, b, d, cell, color, u->key[d]);
+        u->mask[d][0] = k->mask[d][l][0];
+        u->mask[d][1] = k->mask[d][l][1];
+        bl[d] = b->line[0][d][l] | (color == GM_BLACK ? stone : 0);
+        wh[d] = b->line[1][d][l] | (color == GM_WHITE ? stone : 0);
+        on[d] = b->valid[d][l];
     }
+    for (int d = 0; d < GM_NDIRS; d++)
+        line_masks(bl[d], wh[d], on[d], &five[d], &three[d]);
+    for (int d = 0; d < GM_NDIRS; d++)
+        line_set(k, d, cell, five[d], three[d]);
     return delta;
 }
 
-/* A stone lifted (the board has lost it already): its keys, and the masks its put kept. */
+/* A stone lifted (the board has lost it already): everything its put changed, given back. */
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color)
 {
-    for (int d = 0; d < GM_NDIRS; d++) {
-        keys_around(k, b, d, cell, color, -1);
-        line_set(k, d, cell, k->undo[b->nmoves][d][0], k->undo[b->nmoves][d][1]);
+    gm_codes_undo *u = &k->undo[b->nmoves];
+    (void)color;
+    while (k->nlog > u->log) {
+        int e = k->log[--k->nlog], i = e >> 9 & 3, n = e & 511, old = e >> 11;
+        uint64_t bit = (uint64_t)1 << (n & 63);
+        k->count[i][n] = (uint8_t)old;
+        k->set[i][n >> 6] = old ? k->set[i][n >> 6] | bit : k->set[i][n >> 6] & ~bit;
     }
-    k->eval -= gm_codes_eval_delta(k, cell, color);
+    for (int d = 0; d < GM_NDIRS; d++) {
+        int l = gm_line_of[d][cell];
+        uint16_t *kp = &k->key[d][l * GM_KEY_SLOTS + gm_pos_of[d][cell]];
+        memcpy(kp, &u->key[d][0], sizeof u->key[d][0]);
+        memcpy(kp + 5, &u->key[d][1], sizeof u->key[d][1]);
+        k->mask[d][l][0] = u->mask[d][0];
+        k->mask[d][l][1] = u->mask[d][1];
+    }
+    k->eval = u->eval;
 }
 
-/* The candidate points of row y: empty, with a stone within two points along one of the
-   eight directions (bit x for the point (x, y)). */
-uint32_t gm_codes_cand_row(const gm_board *b, int y)
+/* The candidate points of every row (cand[y], bit x for the point (x, y)): empty, with a stone
+   within two points along one of the eight directions (the rows above and below, shifted). */
+void gm_codes_cand_rows(const gm_board *b, uint32_t *cand)
 {
-    const uint32_t (*row)[GM_MAX_LINES] = b->line[0], (*row2)[GM_MAX_LINES] = b->line[1];
-    uint32_t s = row[GM_DIR_ROW][y] | row2[GM_DIR_ROW][y], n1 = 0, n2 = 0;
-    if (y >= 1)
-        n1 |= row[GM_DIR_ROW][y - 1] | row2[GM_DIR_ROW][y - 1];
-    if (y + 1 < b->size)
-        n1 |= row[GM_DIR_ROW][y + 1] | row2[GM_DIR_ROW][y + 1];
-    if (y >= 2)
-        n2 |= row[GM_DIR_ROW][y - 2] | row2[GM_DIR_ROW][y - 2];
-    if (y + 2 < b->size)
-        n2 |= row[GM_DIR_ROW][y + 2] | row2[GM_DIR_ROW][y + 2];
-    uint32_t near = s << 1 | s >> 1 | s << 2 | s >> 2 | n1 | n1 << 1 | n1 >> 1 | n2 | n2 << 2
-                    | n2 >> 2;
-    return near & b->valid[GM_DIR_ROW][y] & ~s;
+    uint32_t occ[GM_MAX_SIZE + 4] = {0};          /* occ[y + 2]: the stones of row y */
+    for (int y = 0; y < b->size; y++)
+        occ[y + 2] = b->line[0][GM_DIR_ROW][y] | b->line[1][GM_DIR_ROW][y];
+    for (int y = 0; y < b->size; y++) {
+        uint32_t s = occ[y + 2], n1 = occ[y + 1] | occ[y + 3], n2 = occ[y] | occ[y + 4];
+        uint32_t near = s << 1 | s >> 1 | s << 2 | s >> 2 | n1 | n1 << 1 | n1 >> 1 | n2
+                        | n2 << 2 | n2 >> 2;
+        cand[y] = near & b->valid[GM_DIR_ROW][y] & ~s;
+    }
 }
 
 int gm_codes_equal(const gm_codes *a, const gm_codes *b)

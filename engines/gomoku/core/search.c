@@ -305,8 +305,10 @@ static void gen_moves(const gm_search *s, movelist *ml, int tt_move, int ply)
 {
     const gm_board *b = &s->b;
     int me = b->to_move, n = 0, top = 0;
+    uint32_t cand[GM_MAX_SIZE];
+    gm_codes_cand_rows(b, cand);
     for (int y = 0; y < b->size; y++)
-        for (uint32_t m = gm_codes_cand_row(b, y); m; m &= m - 1) {
+        for (uint32_t m = cand[y]; m; m &= m - 1) {
             int c = gm_cell(__builtin_ctz(m), y);
             int v = gm_codes_order(&s->cd, c, me) + (s->plain ? 0 : s->history[c] >> 10);
             top = n % ML_BLOCK == 0 || v > top ? v : top;
@@ -520,8 +522,7 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
 {
     int me = s->b.to_move, v;
     if (depth > 0 && !s->plain) {  /* the child will probe the table: start that fetch now */
-        uint64_t child = s->b.hash ^ gm_zobrist[me][cell]
-                         ^ (me == GM_BLACK ? gm_zobrist_white : 0);   /* its gm_board_hash */
+        uint64_t child = s->b.hash ^ gm_zobrist[me][cell] ^ (me == GM_BLACK ? gm_zobrist_white : 0);
         __builtin_prefetch(&s->tt[child & s->tt_mask]);
     }
     srch_make(s, cell);

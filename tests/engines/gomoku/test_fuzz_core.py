@@ -49,8 +49,8 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
     ("memcpy(kp + 5, &after, sizeof after);", "if (p != 3) "),      # one key update missed
     ("k->count[i][n]++;", "if (n % 5) "),                          # counts drift
     ("k->set[i][n >> 6] |= (uint64_t)1 << (n & 63);", "if (i) "),   # a set not kept
-    ("line_set(k, d, cell, k->undo[b->nmoves][d][0], k->undo[b->nmoves][d][1]);",
-     "if (d != 2) "),                                                 # a lift's masks not given back
+    ("k->count[i][n] = (uint8_t)old;", "if (n % 7) "),             # a lift's counts not given back
+    ("memcpy(kp + 5, &u->key[d][1], sizeof u->key[d][1]);", "if (d) "),  # nor its keys
     ("f3 |= f3 << 2 | f3 << 3;", "if (bl & 1) "),                   # line_masks off the definition
 ])
 def test_harness_catches_broken_incremental_codes(tmp_path, line, broken):
