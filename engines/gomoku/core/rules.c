@@ -24,9 +24,14 @@ static uint32_t window(int pos, int n)
     return (uint32_t)((((uint64_t)1 << n) - 1) << pos);
 }
 
-static int popcount(uint32_t m)
+/* Bits set in m, counted in the word (SWAR): __builtin_popcount is a libgcc call on a target
+   without a popcount instruction (x86-64's baseline), and the renju checks count often. */
+static inline int popcount(uint32_t m)
 {
-    return __builtin_popcount(m);
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (int)((m * 0x01010101u) >> 24);
 }
 
 int gm_rules_run(uint32_t own, int pos)
