@@ -38,12 +38,6 @@
 /* Steps a wall in hand is worth at the leaf: 0.4 -> 0.7 -> 1.0 each won an SPRT at 10k
    playouts (+61, then +115 Elo; bench/README.md). */
 #define MC_VALUE_WALL 1.0
-/* Walls in hand are worth less the more a side has: the i-th wall (from one) is worth
-   MC_VALUE_WALL + MC_WALL_TAPER * (5.5 - i) steps, so ten are worth what they were, a side
-   with many walls spends one for less, and the last few are dearer. */
-#ifndef MC_WALL_TAPER
-#define MC_WALL_TAPER 0.06
-#endif
 /* The leaf looks one ply at the side to move's best wall (found by the expansion anyway). */
 #ifndef MC_LEAF_WALL_LOOK
 #define MC_LEAF_WALL_LOOK 1
@@ -258,16 +252,11 @@ static int32_t own_select(qr_mcts *t, const mc_node *p)
 
 /* The chance of the side to move with paths dm, dop and walls wm, wop in hand (an exact race
    when neither side has a wall). */
-static double mc_walls_worth(int w)
-{
-    return w * MC_VALUE_WALL + MC_WALL_TAPER * (5.5 * w - 0.5 * w * (w + 1));
-}
-
 static double mc_value_of(int dm, int dop, int wm, int wop)
 {
     if (wm == 0 && wop == 0)
         return dm <= dop ? 0.97 : 0.03;
-    double e = (dop - dm) + mc_walls_worth(wm) - mc_walls_worth(wop) + 0.5;
+    double e = (dop - dm) + MC_VALUE_WALL * (wm - wop) + 0.5;
     return 1.0 / (1.0 + exp(-e / MC_VALUE_SCALE));
 }
 
