@@ -37,7 +37,7 @@
 #define MC_VALUE_SCALE 1.5          /* steps of evaluation per e-fold of the odds */
 /* Steps a wall in hand is worth at the leaf: 0.4 -> 0.7 -> 1.0 each won an SPRT at 10k
    playouts (+61, then +115 Elo; bench/README.md). */
-#define MC_VALUE_WALL 0.7
+#define MC_VALUE_WALL 1.0
 /* The leaf looks one ply at the side to move's best wall (found by the expansion anyway). */
 #ifndef MC_LEAF_WALL_LOOK
 #define MC_LEAF_WALL_LOOK 1
