@@ -34,7 +34,7 @@
 #define MC_OWN_WALLS 24
 #define MC_OWN_C 1.5
 #define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
-#define MC_VALUE_SCALE 1.0          /* steps of evaluation per e-fold of the odds */
+#define MC_VALUE_SCALE 1.5          /* steps of evaluation per e-fold of the odds */
 /* Steps a wall in hand is worth at the leaf: 0.4 -> 0.7 -> 1.0 each won an SPRT at 10k
    playouts (+61, then +115 Elo; bench/README.md). */
 #define MC_VALUE_WALL 1.0
