@@ -3,7 +3,9 @@
    QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves and the walls
    of the alpha-beta's generator (those that lengthen one of the opponent's shortest paths,
    best 24), with priors from path impact; the leaf is valued by the shortest-path evaluation
-   squashed to a win probability (or, with QR_MCTS_LEAF_ROLLOUT, by one guided rollout).
+   squashed to a win probability, or by the value after the side to move's best wall when that
+   is higher (the expansion of the leaf has just found that wall and its path lengths), or,
+   with QR_MCTS_LEAF_ROLLOUT, by one guided rollout.
 
    QR_MCTS_REFERENCE: the public quoridor-ai method as its description goes. UCT with
    exploration c (0.2): win rate + sqrt(c ln N / n), unvisited children first in random order.
