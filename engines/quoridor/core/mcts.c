@@ -3,7 +3,9 @@
    QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves and the walls
    of the alpha-beta's generator (those that lengthen one of the opponent's shortest paths,
    best 24), with priors from path impact; the leaf is valued by the shortest-path evaluation
-   squashed to a win probability (or, with QR_MCTS_LEAF_ROLLOUT, by one guided rollout).
+   squashed to a win probability, or by the value after the side to move's best wall when that
+   is higher (the expansion of the leaf has just found that wall and its path lengths), or,
+   with QR_MCTS_LEAF_ROLLOUT, by one guided rollout.
 
    QR_MCTS_REFERENCE: the public quoridor-ai method as its description goes. UCT with
    exploration c (0.2): win rate + sqrt(c ln N / n), unvisited children first in random order.
@@ -38,6 +40,10 @@
 /* Steps a wall in hand is worth at the leaf: 0.4 -> 0.7 -> 1.0 each won an SPRT at 10k
    playouts (+61, then +115 Elo; bench/README.md). */
 #define MC_VALUE_WALL 1.0
+/* The leaf looks one ply at the side to move's best wall (found by the expansion anyway). */
+#ifndef MC_LEAF_WALL_LOOK
+#define MC_LEAF_WALL_LOOK 1
+#endif
 #define MC_REF_C 0.2
 #define MC_REF_WALL_PERCENT 15
 #define MC_REF_RANDOM_PERCENT 15
@@ -61,6 +67,7 @@ struct qr_mcts {
     long capacity, used;
     qr_rng rng;
     int style, leaf, full;
+    int leaf_wall, leaf_wall_d[2];  /* own style: the last expansion's best wall and its paths */
     double c;
 };
 
@@ -108,13 +115,18 @@ static int32_t mc_alloc(qr_mcts *t, int n)
 }
 
 /* Own style: pawn moves (shortening steps weighted most) and the impact walls. */
-static int own_children(const qr_board *b, int *moves, uint8_t *prior)
+static int own_children(qr_mcts *t, const qr_board *b, int *moves, uint8_t *prior)
 {
     qr_gen_move list[QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS];
     int me = b->to_move, opp = !me;
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     int np = qr_search_gen_pawns(b, d, list);
     int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
+    t->leaf_wall = n > np;              /* the list is best first: list[np] is the best wall */
+    if (n > np) {
+        t->leaf_wall_d[0] = list[np].d[0];
+        t->leaf_wall_d[1] = list[np].d[1];
+    }
     for (int i = 0; i < n; i++) {
         moves[i] = list[i].move;
         if (i < np) {
@@ -180,7 +192,7 @@ static int mc_expand(qr_mcts *t, int32_t node, const qr_board *b)
 {
     int moves[QR_MAX_MOVES];
     uint8_t prior[QR_MAX_MOVES];
-    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(b, moves, prior);
+    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(t, b, moves, prior);
     int32_t first = mc_alloc(t, n);
     if (!first)
         return 0;
@@ -240,25 +252,41 @@ static int32_t own_select(qr_mcts *t, const mc_node *p)
 
 /* ---- Leaves ----------------------------------------------------------------------------- */
 
-/* The side to move's winning chance from the path evaluation (exact race with no walls). */
-static double mc_value(const qr_board *b)
+/* The chance of the side to move with paths dm, dop and walls wm, wop in hand (an exact race
+   when neither side has a wall). */
+static double mc_value_of(int dm, int dop, int wm, int wop)
 {
-    int me = b->to_move, opp = !me;
-    int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
-    if (b->walls_left[0] == 0 && b->walls_left[1] == 0)
+    if (wm == 0 && wop == 0)
         return dm <= dop ? 0.97 : 0.03;
-    double e = (dop - dm) + MC_VALUE_WALL * (b->walls_left[me] - b->walls_left[opp]) + 0.5;
+    double e = (dop - dm) + MC_VALUE_WALL * (wm - wop) + 0.5;
     return 1.0 / (1.0 + exp(-e / MC_VALUE_SCALE));
 }
 
+/* The side to move's winning chance from the path evaluation (exact race with no walls), or,
+   when the expansion just now found a wall for it, the better of that and the chance after
+   its best wall (a one-ply look at the walls: a usable wall in hand is worth its impact). */
+static double mc_value(const qr_mcts *t, const qr_board *b, int expanded)
+{
+    int me = b->to_move, opp = !me;
+    int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
+    double v = mc_value_of(dm, dop, b->walls_left[me], b->walls_left[opp]);
+    if (MC_LEAF_WALL_LOOK && expanded && t->leaf_wall) {
+        double after = 1.0 - mc_value_of(t->leaf_wall_d[opp], t->leaf_wall_d[me],
+                                         b->walls_left[opp], b->walls_left[me] - 1);
+        if (after > v)
+            v = after;
+    }
+    return v;
+}
+
 /* Player 0's result from b: 1, 0, or 0.5 for a rollout that found no winner. */
-static double mc_leaf(qr_mcts *t, const qr_board *b)
+static double mc_leaf(qr_mcts *t, const qr_board *b, int expanded)
 {
     int w = qr_board_winner(b);
     if (w >= 0)
         return w == 0;
     if (t->style == QR_MCTS_OWN && t->leaf == QR_MCTS_LEAF_VALUE) {
-        double v = mc_value(b);
+        double v = mc_value(t, b, expanded);
         return b->to_move == 0 ? v : 1.0 - v;
     }
     qr_board copy = *b;
@@ -315,14 +343,15 @@ static void mc_iterate(qr_mcts *t, const qr_board *root)
         }
     }
     int ready = t->style == QR_MCTS_OWN || node == 0 || t->nodes[node].visits > 0;
-    if (qr_board_winner(&b) < 0 && !t->nodes[node].child && ready && len <= MC_MAX_DEPTH &&
-        mc_expand(t, node, &b) && t->style == QR_MCTS_REFERENCE) {
+    int expanded = qr_board_winner(&b) < 0 && !t->nodes[node].child && ready &&
+                   len <= MC_MAX_DEPTH && mc_expand(t, node, &b);
+    if (expanded && t->style == QR_MCTS_REFERENCE) {
         const mc_node *p = &t->nodes[node];
         node = p->child + (int32_t)qr_rng_below(&t->rng, p->nchildren);
         qr_board_play(&b, t->nodes[node].move, &u);
         path[len++] = node;
     }
-    mc_backup(t, path, len, root->to_move, mc_leaf(t, &b));
+    mc_backup(t, path, len, root->to_move, mc_leaf(t, &b, expanded));
 }
 
 /* ---- Results ---------------------------------------------------------------------------- */
