@@ -28,6 +28,6 @@ def command(where: str, *args: str) -> str:
 
 
 if __name__ == "__main__":
-    rev = (sys.argv[1] if len(sys.argv) > 1 else "main")
+    rev = sys.argv[1] if len(sys.argv) > 1 else "main"
     work = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="quoridor-")
     print(command(build(rev, work)))

@@ -11,12 +11,13 @@ Prints playouts per CPU second (quartiles) and what 0.89 s of them is.
 """
 from __future__ import annotations
 
+import os
+import platform
 import random
 import statistics
 import sys
 import time
 
-from engines.quoridor import rules
 from engines.quoridor.engine import QuoridorEngine
 
 
@@ -54,6 +55,8 @@ def main() -> None:
            "lower_quartile": round(q[0]), "upper_quartile": round(q[2]), "min": round(min(rates)),
            "in_0.89_s_median": round(0.89 * q[1]), "in_0.89_s_lower_quartile": round(0.89 * q[0])})
     print([round(x) for x in rates])
+    print(f"conditions: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} at the end, one thread, games {games}")
 
 
 if __name__ == "__main__":
