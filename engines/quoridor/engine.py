@@ -42,7 +42,7 @@ class QuoridorEngine:
     """A game of Quoridor on the C core; see the module docstring for the contract."""
 
     def __init__(self, size: int = 9, walls: int | None = None, edge_diagonal: bool = True,
-                 tt_megabytes: int = 16, mcts_megabytes: int = 64, seed: int = 0):
+                 tt_megabytes: int = 16, mcts_megabytes: int = 128, seed: int = 0):
         game = lib.qr_game_new(*self._config(size, walls, edge_diagonal))
         if game == ffi.NULL:
             raise MemoryError("the Quoridor core could not allocate a game")
@@ -73,6 +73,7 @@ class QuoridorEngine:
             walls = self._start_walls()
         with self._lock:
             lib.qr_game_clear(self._game, *self._config(size, walls, edge))
+            self._mcts = None           # a new game: no tree carried over (reuse)
 
     def _start_walls(self) -> int:
         b = self.board
@@ -193,6 +194,7 @@ class QuoridorEngine:
         with self._lock:
             err = lib.qr_game_set_position(self._game, cells[0], cells[1], masks["h"], masks["v"],
                                            walls_left[0], walls_left[1], to_move)
+            self._mcts = None
         if err:
             cls, why = _REFUSALS[err]
             raise cls(f"position {pawns!r} {sorted(walls)!r}: {why}")
@@ -205,7 +207,7 @@ class QuoridorEngine:
 
     def search(self, seconds: float | None = None, nodes: int | None = None,
                depth: int | None = None, engine: str = DEFAULT_ENGINE,
-               playouts: int | None = None) -> dict:
+               playouts: int | None = None, reuse: bool = False) -> dict:
         """Search the position (the game is not changed) with ENGINE: 'mcts' (our tree
         search, the default: the stronger at equal time), 'alphabeta' (the C alpha-beta) or
         'reference-ai' (the public quoridor-ai method, see core/mcts.c). The first budget
@@ -217,12 +219,15 @@ class QuoridorEngine:
         nodes_per_second, pv (names), candidates ([name, score], best first: the first score
         exact, the others upper bounds), path (each player's shortest path), memory (bytes
         the search holds). The tree searches add winrate (the move's, side to move), playouts,
-        tree_full and candidate_visits; their score is the win rate as hundredths of a step
+        tree_full and candidate_visits. REUSE (our MCTS only): start from the part of the last
+        search's tree that holds this position (the last root or one or two plies after it;
+        clear and set_position drop the tree), so a game's searches build on each other; the
+        result then depends on the searches before it. Their score is the win rate as hundredths of a step
         (150 ln(w / (1 - w)), the inverse of their leaf value) and depth the PV's length."""
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
         if engine != "alphabeta":
-            return self._tree_search(seconds, playouts or nodes, engine)
+            return self._tree_search(seconds, playouts or nodes, engine, reuse)
         if seconds is None and nodes is None and depth is None:
             seconds = 1.0
         history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
@@ -254,14 +259,15 @@ class QuoridorEngine:
                 "path": [r.path[0], r.path[1]], "memory": memory,
                 "win_threshold": lib.QR_SCORE_WIN - lib.QR_SEARCH_MAX_DEPTH}
 
-    def _tree_search(self, seconds, playouts, engine: str) -> dict:
+    def _tree_search(self, seconds, playouts, engine: str, reuse: bool = False) -> dict:
         if seconds is None and playouts is None:
             seconds = 1.0
         style = lib.QR_MCTS_REFERENCE if engine == "reference-ai" else lib.QR_MCTS_OWN
         seed = (self.seed * 0x9E3779B97F4A7C15 ^ self.board.hash) & (2**64 - 1)
         history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
         opts = ffi.new("qr_mcts_opts *", {"seconds": seconds or 0.0, "playouts": playouts or 0,
-                                          "style": style, "seed": seed, "history": history})
+                                          "style": style, "seed": seed, "history": history,
+                                          "reuse": 1 if reuse else 0})
         r = ffi.new("qr_mcts_result *")
         with self._lock:
             opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
@@ -294,10 +300,10 @@ class QuoridorEngine:
 
     def genmove(self, seconds: float | None = None, nodes: int | None = None,
                 depth: int | None = None, engine: str = DEFAULT_ENGINE,
-                playouts: int | None = None) -> dict:
+                playouts: int | None = None, reuse: bool = False) -> dict:
         """search(), then play its move; the search's dict (move None: nothing was played)."""
         result = self.search(seconds=seconds, nodes=nodes, depth=depth, engine=engine,
-                             playouts=playouts)
+                             playouts=playouts, reuse=reuse)
         if result["move"] is not None:
             self.play(result["move"])
         return result

@@ -72,11 +72,13 @@ class Session:
     """One protocol session: a game, a search budget and the command table."""
 
     def __init__(self, size: int = 9, seconds: float | None = None, nodes: int | None = None,
-                 depth: int | None = None, engine: str = SHIPPED_ENGINE, seed: int = 0):
+                 depth: int | None = None, engine: str = SHIPPED_ENGINE, seed: int = 0,
+                 reuse: bool = True):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
         self.engine = QuoridorEngine(size, seed=seed)
         self.searcher = engine
+        self.reuse = reuse      # genmove keeps the tree of the game's last search (our MCTS)
         self.walls: int | None = None
         self.budget = {"seconds": seconds, "nodes": nodes, "depth": depth}
         if seconds is None and nodes is None and depth is None:
@@ -167,7 +169,7 @@ class Session:
         budget = dict(self.budget)
         if budget["seconds"]:   # answer within the budget: leave room for the reply and the OS
             budget["seconds"] = max(0.01, budget["seconds"] * TIME_MARGIN - 0.01)
-        result = self.engine.genmove(engine=self.searcher, **budget)
+        result = self.engine.genmove(engine=self.searcher, reuse=self.reuse, **budget)
         if result["move"] is None:
             raise GtpError("no legal move")
         return result["move"]
@@ -232,7 +234,7 @@ class Session:
 
 def run(stdin=None, stdout=None, **options) -> int:
     """Serve the protocol until quit or end of input; returns the exit code. OPTIONS: size,
-    seconds, nodes, depth, engine, seed (Session's)."""
+    seconds, nodes, depth, engine, seed, reuse (Session's)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     session = Session(**options)
     for line in stdin:

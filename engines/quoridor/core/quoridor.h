@@ -229,7 +229,10 @@ typedef struct qr_mcts qr_mcts;
 
 /* Budget and method of one run; the first limit reached ends it (<= 0: none; with neither,
    QR_MCTS_DEFAULT_PLAYOUTS). exploration <= 0: the style's default (own 1.5, reference 0.2).
-   A run with the same options on the same board gives the same result. */
+   A run with the same options on the same board gives the same result, unless reuse is set:
+   then, in the own style, a board that is the previous run's root or one or two plies after it
+   starts from that part of the previous tree (its visits kept: a game's searches build on each
+   other, as a player's thinking does). */
 typedef struct {
     double seconds;
     long playouts;         /* iterations (each one leaf value or one rollout) */
@@ -239,6 +242,7 @@ typedef struct {
     uint64_t seed;
     const uint64_t *history;  /* as qr_search_opts': earlier positions that may come again; */
     int nhistory;             /* a line back to one of them, or to its own, is a draw (0.5) */
+    int reuse;                /* own style: keep the previous run's subtree (above) */
 } qr_mcts_opts;
 
 /* What a run found, from the side to move's point of view. */
@@ -265,7 +269,7 @@ void qr_mcts_free(qr_mcts *t);
 /* Bytes the search holds (fixed at qr_mcts_new). */
 long qr_mcts_memory(const qr_mcts *t);
 /* Search b (only read). QR_OK, or QR_ERR_GAME_OVER (r->move -1). Not for two threads at once;
-   the tree is rebuilt on every run. */
+   the tree is rebuilt on every run, or kept in part with opts->reuse. */
 int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts_result *r);
 /* Playout-speed benchmark: a run of style from the start position of size (as if each pawn
    had moved once) with budget playouts; returns the playouts done (and r, when not NULL). */

@@ -225,7 +225,8 @@ static void op_search(fuzz *f, qr_search *s)
 
 /* A tree search (either style, tiny budgets, sometimes a tiny tree that fills) answers a
    legal move, legal candidates with visits, a playable PV, and leaves the board as it was; the
-   same options give the same answer. */
+   same options give the same answer (without reuse; with it, the tree of the last run, on
+   whatever board it was, is searched for this board). */
 static void op_mcts(fuzz *f, qr_mcts *t)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -234,7 +235,7 @@ static void op_mcts(fuzz *f, qr_mcts *t)
     uint64_t hist[40];
     int nh = qr_game_recent_hashes(f->g, hist, (int)rnd(40));
     qr_mcts_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(400), (int)rnd(2), (int)rnd(2),
-                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs, hist, nh};
+                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs, hist, nh, (int)rnd(2)};
     int err = qr_mcts_run(t, b, &o, &r);
     CHECK(same_board(b, &before));
     CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));
@@ -257,7 +258,7 @@ static void op_mcts(fuzz *f, qr_mcts *t)
         CHECK(qr_board_check(&line, r.pv[i]) == QR_OK);
         qr_board_play(&line, r.pv[i], &u);
     }
-    if (o.seconds == 0.0) {
+    if (o.seconds == 0.0 && !o.reuse) {     /* reuse builds on the last tree: no repeat */
         qr_mcts_run(t, b, &o, &again);
         CHECK(again.move == r.move && again.playouts == r.playouts && again.nodes == r.nodes);
     }

@@ -93,6 +93,46 @@ def test_the_tree_stays_inside_its_memory_bound():
     assert not result["tree_full"] and 8 << 20 <= result["memory"] < (8 << 20) + 4096
 
 
+def test_reuse_starts_from_the_last_tree_two_plies_on():
+    """With reuse, the search after our move and the reply keeps that reply's subtree: its root
+    visits exceed the playouts of the run. clear and set_position drop the tree; a position the
+    tree does not hold, or the reference method, start afresh."""
+    eng = QuoridorEngine(9, seed=3)
+    eng.play("e2"), eng.play("e8")
+    first = eng.search(playouts=4000, reuse=True)
+    eng.play(first["move"])
+    reply = first["pv"][1]                      # the reply the tree looked at most
+    eng.play(reply)
+    kept = eng.search(playouts=4000, reuse=True)
+    assert sum(kept["candidate_visits"]) > 4000 and kept["playouts"] == 4000
+    again = eng.search(playouts=4000, reuse=True)        # the same root: it goes on growing
+    assert sum(again["candidate_visits"]) > sum(kept["candidate_visits"]) + 3000
+    fresh = eng.search(playouts=4000)                    # no reuse: a new tree
+    assert sum(fresh["candidate_visits"]) <= 4000
+    eng.search(playouts=4000, reuse=True)
+    eng.clear()
+    eng.play("e2"), eng.play("e8")
+    assert sum(eng.search(playouts=4000, reuse=True)["candidate_visits"]) <= 4000
+    eng.search(playouts=2000, engine="reference-ai", reuse=True)
+    assert sum(eng.search(playouts=2000, engine="reference-ai", reuse=True)["candidate_visits"]) <= 2000
+
+
+def test_reuse_repeats_itself_for_the_same_game():
+    def game():
+        eng, moves = QuoridorEngine(7, seed=5), []
+        for _ in range(12):
+            r = eng.genmove(playouts=1500, reuse=True)
+            if r["move"] is None:
+                break
+            moves.append((r["move"], r["playouts"], sum(r["candidate_visits"])))
+        return moves
+    first = game()
+    assert first == game() and any(visits > playouts for _, playouts, visits in first)
+    checker = rules.Game(7)
+    for move, _, _ in first:
+        checker.play(rules.parse_move(move))          # every move legal by the reference rules
+
+
 def test_the_reference_method_walks_its_first_move_and_then_searches():
     eng = QuoridorEngine(9)
     first = eng.search(playouts=60000, engine="reference-ai")
