@@ -219,11 +219,12 @@ class QuoridorEngine:
         nodes_per_second, pv (names), candidates ([name, score], best first: the first score
         exact, the others upper bounds), path (each player's shortest path), memory (bytes
         the search holds). The tree searches add winrate (the move's, side to move), playouts,
-        tree_full and candidate_visits. REUSE (our MCTS only): start from the part of the last
-        search's tree that holds this position (the last root or one or two plies after it;
-        clear and set_position drop the tree), so a game's searches build on each other; the
-        result then depends on the searches before it. Their score is the win rate as hundredths of a step
-        (150 ln(w / (1 - w)), the inverse of their leaf value) and depth the PV's length."""
+        tree_full and candidate_visits; their score is the win rate as hundredths of a step
+        (150 ln(w / (1 - w)), the inverse of their leaf value) and depth the PV's length.
+
+        REUSE (our MCTS only): start from the part of the last search's tree that holds this
+        position (the last root or one or two plies after it; clear and set_position drop the
+        tree), so a game's searches build on each other and the result depends on them."""
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
         if engine != "alphabeta":

@@ -98,7 +98,8 @@ def test_reuse_starts_from_the_last_tree_two_plies_on():
     visits exceed the playouts of the run. clear and set_position drop the tree; a position the
     tree does not hold, or the reference method, start afresh."""
     eng = QuoridorEngine(9, seed=3)
-    eng.play("e2"), eng.play("e8")
+    eng.play("e2")
+    eng.play("e8")
     first = eng.search(playouts=4000, reuse=True)
     eng.play(first["move"])
     reply = first["pv"][1]                      # the reply the tree looked at most
@@ -111,7 +112,8 @@ def test_reuse_starts_from_the_last_tree_two_plies_on():
     assert sum(fresh["candidate_visits"]) <= 4000
     eng.search(playouts=4000, reuse=True)
     eng.clear()
-    eng.play("e2"), eng.play("e8")
+    eng.play("e2")
+    eng.play("e8")
     assert sum(eng.search(playouts=4000, reuse=True)["candidate_visits"]) <= 4000
     eng.search(playouts=2000, engine="reference-ai", reuse=True)
     assert sum(eng.search(playouts=2000, engine="reference-ai", reuse=True)["candidate_visits"]) <= 2000
