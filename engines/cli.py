@@ -56,12 +56,15 @@ def gtp(game, playouts, seconds, threads, seed):
 @click.option("--reuse/--no-reuse", default=True, show_default=True,
               help="Our MCTS starts each genmove from the part of its last tree that holds "
                    "the position (+143 Elo at 0.3 s a move, bench/README.md).")
-def quoridor(size, seconds, nodes, depth, searcher, playouts, seed, reuse):
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Threads of our MCTS, sharing one tree (more than one: moves vary run to "
+                   "run).")
+def quoridor(size, seconds, nodes, depth, searcher, playouts, seed, reuse, threads):
     """Speak Quoridor's GTP-shaped line protocol on stdin/stdout (see README)."""
     from engines.quoridor.protocol import run
 
     raise SystemExit(run(size=int(size), seconds=seconds, nodes=playouts or nodes, depth=depth,
-                         engine=searcher, seed=seed, reuse=reuse))
+                         engine=searcher, seed=seed, reuse=reuse, threads=threads))
 
 
 @main.command("export")

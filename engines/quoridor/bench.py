@@ -1,7 +1,8 @@
 """Speed figures of the Quoridor core on one thread (issue 16's targets: at least 100,000
 shortest-path-guided rollouts a second from the opening; legal-wall generation with path
 checks well under a microsecond a wall), the alpha-beta search's nodes a second, and the tree
-searches' playouts a second with their tree's size.
+searches' playouts a second with their tree's size; our MCTS on two threads too, with its
+scaling over one in the same run.
 
     python -m engines.quoridor.bench [size] [rollouts]
 """
@@ -69,20 +70,21 @@ def search_nodes_per_second(size: int = 9, nodes: int = 200_000) -> dict:
             "depth": r.depth, "score": r.score}
 
 
-def mcts_playouts_per_second(size: int = 9, playouts: int = 100_000, style: str = "mcts") -> dict:
-    """One tree search after each pawn's first step (one thread, a fresh 64 MB tree):
-    playouts a second, tree nodes used, bytes held. STYLE 'mcts' (leaf = the shortest-path
-    value) or 'reference-ai' (leaf = one rollout)."""
+def mcts_playouts_per_second(size: int = 9, playouts: int = 100_000, style: str = "mcts",
+                             threads: int = 1) -> dict:
+    """One tree search after each pawn's first step (a fresh 64 MB tree): playouts a second,
+    tree nodes used, bytes held. STYLE 'mcts' (leaf = the shortest-path value; on THREADS
+    threads sharing the tree) or 'reference-ai' (leaf = one rollout; one thread)."""
     from engines.quoridor.engine import QuoridorEngine
 
-    eng = QuoridorEngine(size, mcts_megabytes=64)
+    eng = QuoridorEngine(size, mcts_megabytes=64, threads=threads)
     centre = "abcdefghi"[size // 2]
     eng.play(f"{centre}2")
     eng.play(f"{centre}{size - 1}")
     r = eng.search(playouts=playouts, engine=style)
     return {"size": size, "style": style, "playouts": r["playouts"], "seconds": r["seconds"],
             "per_second": r["playouts"] / r["seconds"], "tree_nodes": r["nodes"],
-            "tree_bytes": r["memory"], "tree_full": r["tree_full"]}
+            "tree_bytes": r["memory"], "tree_full": r["tree_full"], "threads": r["threads"]}
 
 
 if __name__ == "__main__":
@@ -91,5 +93,8 @@ if __name__ == "__main__":
     print(rollouts_per_second(size, n))
     print(wall_generation(size))
     print(search_nodes_per_second(size))
-    print(mcts_playouts_per_second(size, style="mcts"))
+    one = mcts_playouts_per_second(size, style="mcts")
+    print(one)
+    two = mcts_playouts_per_second(size, style="mcts", threads=2)
+    print(two, {"scaling_2_threads": round(two["per_second"] / one["per_second"], 2)})
     print(mcts_playouts_per_second(size, style="reference-ai"))

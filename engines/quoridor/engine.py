@@ -42,7 +42,8 @@ class QuoridorEngine:
     """A game of Quoridor on the C core; see the module docstring for the contract."""
 
     def __init__(self, size: int = 9, walls: int | None = None, edge_diagonal: bool = True,
-                 tt_megabytes: int = 16, mcts_megabytes: int = 128, seed: int = 0):
+                 tt_megabytes: int = 16, mcts_megabytes: int = 256, seed: int = 0,
+                 threads: int = 1):
         game = lib.qr_game_new(*self._config(size, walls, edge_diagonal))
         if game == ffi.NULL:
             raise MemoryError("the Quoridor core could not allocate a game")
@@ -54,6 +55,7 @@ class QuoridorEngine:
         self._mcts_megabytes = mcts_megabytes
         self._mcts = None                       # the C tree search, made on its first run
         self.seed = seed
+        self.threads = max(1, int(threads))     # our MCTS's threads sharing one tree
 
     @staticmethod
     def _config(size, walls, edge_diagonal):
@@ -219,12 +221,16 @@ class QuoridorEngine:
         nodes_per_second, pv (names), candidates ([name, score], best first: the first score
         exact, the others upper bounds), path (each player's shortest path), memory (bytes
         the search holds). The tree searches add winrate (the move's, side to move), playouts,
-        tree_full and candidate_visits; their score is the win rate as hundredths of a step
-        (150 ln(w / (1 - w)), the inverse of their leaf value) and depth the PV's length.
+        tree_full, threads (that searched) and candidate_visits; their score is the win rate
+        as hundredths of a step (150 ln(w / (1 - w)), the inverse of their leaf value) and
+        depth the PV's length.
 
         REUSE (our MCTS only): start from the part of the last search's tree that holds this
         position (the last root or one or two plies after it; clear and set_position drop the
-        tree), so a game's searches build on each other and the result depends on them."""
+        tree), so a game's searches build on each other and the result depends on them.
+
+        Our MCTS runs on the engine's THREADS (the constructor's), which share one tree; with
+        more than one, a search's result varies from run to run."""
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
         if engine != "alphabeta":
@@ -268,7 +274,9 @@ class QuoridorEngine:
         history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
         opts = ffi.new("qr_mcts_opts *", {"seconds": seconds or 0.0, "playouts": playouts or 0,
                                           "style": style, "seed": seed, "history": history,
-                                          "reuse": 1 if reuse else 0})
+                                          "reuse": 1 if reuse else 0,
+                                          "threads": self.threads if style == lib.QR_MCTS_OWN
+                                          else 1})
         r = ffi.new("qr_mcts_result *")
         with self._lock:
             opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
@@ -296,7 +304,7 @@ class QuoridorEngine:
                                for i in cands],
                 "candidate_visits": [r.candidate_visits[i] for i in cands],
                 "path": [r.path[0], r.path[1]], "memory": memory,
-                "tree_full": bool(r.tree_full),
+                "tree_full": bool(r.tree_full), "threads": r.threads,
                 "win_threshold": lib.QR_SCORE_WIN - lib.QR_SEARCH_MAX_DEPTH}
 
     def genmove(self, seconds: float | None = None, nodes: int | None = None,

@@ -73,10 +73,10 @@ class Session:
 
     def __init__(self, size: int = 9, seconds: float | None = None, nodes: int | None = None,
                  depth: int | None = None, engine: str = SHIPPED_ENGINE, seed: int = 0,
-                 reuse: bool = True):
+                 reuse: bool = True, threads: int = 1):
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}: {', '.join(ENGINES)}")
-        self.engine = QuoridorEngine(size, seed=seed)
+        self.engine = QuoridorEngine(size, seed=seed, threads=threads)
         self.searcher = engine
         self.reuse = reuse      # genmove keeps the tree of the game's last search (our MCTS)
         self.walls: int | None = None
@@ -234,7 +234,7 @@ class Session:
 
 def run(stdin=None, stdout=None, **options) -> int:
     """Serve the protocol until quit or end of input; returns the exit code. OPTIONS: size,
-    seconds, nodes, depth, engine, seed, reuse (Session's)."""
+    seconds, nodes, depth, engine, seed, reuse, threads (Session's)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     session = Session(**options)
     for line in stdin:
@@ -249,11 +249,12 @@ def run(stdin=None, stdout=None, **options) -> int:
 
 def main(argv=None) -> int:
     """python -m engines.quoridor.protocol [--size N] [--seconds X | --nodes N | --depth D]
-    [--rollouts N] [--engine mcts|alphabeta|reference-ai] [--seed S]"""
+    [--rollouts N] [--engine mcts|alphabeta|reference-ai] [--seed S] [--threads N]"""
     args, budget = list(sys.argv[1:] if argv is None else argv), {}
     kinds = {"--size": ("size", int), "--seconds": ("seconds", float), "--nodes": ("nodes", int),
              "--depth": ("depth", int), "--engine": ("engine", str), "--seed": ("seed", int),
-             "--rollouts": ("nodes", int), "--playouts": ("nodes", int)}
+             "--rollouts": ("nodes", int), "--playouts": ("nodes", int),
+             "--threads": ("threads", int)}
     while args:
         flag = args.pop(0)
         if flag not in kinds or not args:

@@ -25,6 +25,11 @@
    after it keeps that node's subtree: copied breadth first to the front of the array, its
    visits and values as they were (+143 Elo in self-play at 0.3 s a move, bench/README.md).
 
+   With opts->threads > 1 (own style), that many threads share the tree: a visit is counted on
+   the way down (a virtual loss until its value comes back, so the threads spread out), a node
+   is expanded by the thread that claims it (child -1 while it does), and counts are updated
+   atomically. One thread runs the same iterations, in the same order, as before threads.
+
    The tree is one array of nodes allocated by qr_mcts_new (its size is the memory bound);
    an expansion that does not fit leaves the node a leaf (r->tree_full). Win counts are stored
    for the player who moved into the node; draws (rollouts past their ply limit) count half. */
@@ -54,11 +59,13 @@
 #define MC_OWN_ROLL_WALL_PERCENT 30
 #define MC_CLOCK_EVERY 64
 #define MC_MIN_NODES 1024
+#define MC_MAX_THREADS 64
 
 typedef struct {
     float wins;            /* for the player who moved into the node */
     int32_t visits;
-    int32_t child;         /* the first child's index; 0 while not expanded */
+    int32_t child;         /* the first child's index; 0 while not expanded, -1 while a
+                              thread expands it */
     int16_t move;
     uint8_t nchildren;
     uint8_t prior;         /* own style: prior weight, 1..255 */
@@ -71,11 +78,59 @@ struct qr_mcts {
     long capacity, used;
     qr_rng rng;
     int style, leaf, full;
-    int leaf_wall, leaf_wall_d[2];  /* own style: the last expansion's best wall and its paths */
     double c;
     qr_board root;         /* the last run's root, for reuse; valid when has_root */
     int has_root;
 };
+
+/* One thread's part of a run: what an iteration needs besides the shared tree. */
+typedef struct {
+    qr_mcts *t;
+    const qr_board *root;
+    qr_rng rng;
+    int shared;                     /* other threads use the tree: atomic updates */
+    int leaf_wall, leaf_wall_d[2];  /* own style: the last expansion's best wall and its paths */
+    long limit, *done;              /* threads: the playout budget and the playouts claimed */
+    double deadline;
+    int *stop;
+    long playouts;
+    plat_thread thread;
+} mc_worker;
+
+/* ---- Counts that threads share ---------------------------------------------------------- */
+
+static inline int32_t mc_visits(const mc_node *n) { return __atomic_load_n(&n->visits, __ATOMIC_RELAXED); }
+
+static inline float mc_wins(const mc_node *n)
+{
+    float w;
+    __atomic_load(&n->wins, &w, __ATOMIC_RELAXED);
+    return w;
+}
+
+static inline void mc_add_visit(const mc_worker *w, mc_node *n)
+{
+    if (w->shared)
+        __atomic_fetch_add(&n->visits, 1, __ATOMIC_RELAXED);
+    else
+        n->visits++;
+}
+
+static inline void mc_add_wins(const mc_worker *w, mc_node *n, float v)
+{
+    if (!w->shared) {
+        n->wins += v;
+        return;
+    }
+    float old, sum;
+    __atomic_load(&n->wins, &old, __ATOMIC_RELAXED);
+    do
+        sum = old + v;
+    while (!__atomic_compare_exchange(&n->wins, &old, &sum, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/* The node's first child once it is expanded, else 0 (or -1 while being expanded). */
+static inline int32_t mc_child(const mc_node *n) { return __atomic_load_n(&n->child, __ATOMIC_ACQUIRE); }
 
 /* ---- Life cycle ------------------------------------------------------------------------- */
 
@@ -111,17 +166,20 @@ long qr_mcts_memory(const qr_mcts *t)
 /* Room for n children: the first one's index, or 0 when the tree is full. */
 static int32_t mc_alloc(qr_mcts *t, int n)
 {
-    if (n <= 0 || t->used + n > t->capacity) {
-        t->full |= n > 0;
-        return 0;
-    }
-    int32_t first = (int32_t)t->used;
-    t->used += n;
-    return first;
+    long used = __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+    do {
+        if (n <= 0 || used + n > t->capacity) {
+            if (n > 0)
+                __atomic_store_n(&t->full, 1, __ATOMIC_RELAXED);
+            return 0;
+        }
+    } while (!__atomic_compare_exchange_n(&t->used, &used, used + n, 1, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    return (int32_t)used;
 }
 
 /* Own style: pawn moves (shortening steps weighted most) and the impact walls. */
-static int own_children(qr_mcts *t, const qr_board *b, int *moves, uint8_t *prior)
+static int own_children(mc_worker *t, const qr_board *b, int *moves, uint8_t *prior)
 {
     qr_gen_move list[QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS];
     int me = b->to_move, opp = !me;
@@ -193,37 +251,44 @@ static int ref_children(const qr_board *b, int *moves)
     return n + ref_walls(b, moves + n, !opp_walls);
 }
 
-/* Give node its children; 0 when there are none or no room. */
-static int mc_expand(qr_mcts *t, int32_t node, const qr_board *b)
+/* Give node its children; 0 when there are none or no room, or another thread has the node. */
+static int mc_expand(mc_worker *w, int32_t node, const qr_board *b)
 {
+    qr_mcts *t = w->t;
     int moves[QR_MAX_MOVES];
     uint8_t prior[QR_MAX_MOVES];
-    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(t, b, moves, prior);
-    int32_t first = mc_alloc(t, n);
-    if (!first)
+    int32_t unexpanded = 0;
+    w->leaf_wall = 0;
+    if (!__atomic_compare_exchange_n(&t->nodes[node].child, &unexpanded, -1, 0, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED))
         return 0;
-    for (int i = 0; i < n; i++)
-        t->nodes[first + i] = (mc_node){0.0f, 0, 0, (int16_t)moves[i], 0,
-                                        t->style == QR_MCTS_REFERENCE ? 1 : prior[i]};
-    t->nodes[node].nchildren = (uint8_t)n;
-    t->nodes[node].child = first;
-    return 1;
+    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(w, b, moves, prior);
+    int32_t first = mc_alloc(t, n);
+    if (first)
+        for (int i = 0; i < n; i++)
+            t->nodes[first + i] = (mc_node){0.0f, 0, 0, (int16_t)moves[i], 0,
+                                            t->style == QR_MCTS_REFERENCE ? 1 : prior[i]};
+    t->nodes[node].nchildren = (uint8_t)(first ? n : 0);
+    __atomic_store_n(&t->nodes[node].child, first, __ATOMIC_RELEASE);   /* 0: a leaf again */
+    return first != 0;
 }
 
 /* ---- Selection -------------------------------------------------------------------------- */
 
-static int32_t ref_select(qr_mcts *t, const mc_node *p)
+/* Selection sees the parent's visits without the one this iteration already counted. */
+static int32_t ref_select(mc_worker *w, const mc_node *p)
 {
+    qr_mcts *t = w->t;
     int fresh = 0;
     for (int i = 0; i < p->nchildren; i++)
         fresh += t->nodes[p->child + i].visits == 0;
     if (fresh) {
-        int k = (int)qr_rng_below(&t->rng, (uint32_t)fresh);
+        int k = (int)qr_rng_below(&w->rng, (uint32_t)fresh);
         for (int i = 0;; i++)
             if (t->nodes[p->child + i].visits == 0 && k-- == 0)
                 return p->child + i;
     }
-    double lg = log((double)p->visits), best = -1.0;
+    double lg = log((double)(p->visits - 1)), best = -1.0;
     int32_t pick = p->child;
     for (int i = 0; i < p->nchildren; i++) {
         const mc_node *c = &t->nodes[p->child + i];
@@ -236,21 +301,24 @@ static int32_t ref_select(qr_mcts *t, const mc_node *p)
     return pick;
 }
 
-static int32_t own_select(qr_mcts *t, const mc_node *p)
+static int32_t own_select(const qr_mcts *t, const mc_node *p, int32_t child)
 {
     double sum = 0.0, best = -1e300;
-    for (int i = 0; i < p->nchildren; i++)
-        sum += t->nodes[p->child + i].prior;
-    double parent_q = p->visits ? 1.0 - p->wins / p->visits : 0.5;
-    double fpu = parent_q - MC_OWN_FPU, scale = t->c * sqrt((double)p->visits + 1.0) / sum;
-    int32_t pick = p->child;
-    for (int i = 0; i < p->nchildren; i++) {
-        const mc_node *c = &t->nodes[p->child + i];
-        double q = c->visits ? c->wins / c->visits : fpu;
-        double u = q + scale * c->prior / (1.0 + c->visits);
+    int nch = p->nchildren;
+    for (int i = 0; i < nch; i++)
+        sum += t->nodes[child + i].prior;
+    int32_t pv = mc_visits(p) - 1;
+    double parent_q = pv > 0 ? 1.0 - mc_wins(p) / pv : 0.5;
+    double fpu = parent_q - MC_OWN_FPU, scale = t->c * sqrt((double)pv + 1.0) / sum;
+    int32_t pick = child;
+    for (int i = 0; i < nch; i++) {
+        const mc_node *c = &t->nodes[child + i];
+        int32_t cv = mc_visits(c);
+        double q = cv ? mc_wins(c) / cv : fpu;
+        double u = q + scale * c->prior / (1.0 + cv);
         if (u > best) {
             best = u;
-            pick = p->child + i;
+            pick = child + i;
         }
     }
     return pick;
@@ -271,7 +339,7 @@ static double mc_value_of(int dm, int dop, int wm, int wop)
 /* The side to move's winning chance from the path evaluation (exact race with no walls), or,
    when the expansion just now found a wall for it, the better of that and the chance after
    its best wall (a one-ply look at the walls: a usable wall in hand is worth its impact). */
-static double mc_value(const qr_mcts *t, const qr_board *b, int expanded)
+static double mc_value(const mc_worker *t, const qr_board *b, int expanded)
 {
     int me = b->to_move, opp = !me;
     int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
@@ -286,32 +354,31 @@ static double mc_value(const qr_mcts *t, const qr_board *b, int expanded)
 }
 
 /* Player 0's result from b: 1, 0, or 0.5 for a rollout that found no winner. */
-static double mc_leaf(qr_mcts *t, const qr_board *b, int expanded)
+static double mc_leaf(mc_worker *wk, const qr_board *b, int expanded)
 {
+    const qr_mcts *t = wk->t;
     int w = qr_board_winner(b);
     if (w >= 0)
         return w == 0;
     if (t->style == QR_MCTS_OWN && t->leaf == QR_MCTS_LEAF_VALUE) {
-        double v = mc_value(t, b, expanded);
+        double v = mc_value(wk, b, expanded);
         return b->to_move == 0 ? v : 1.0 - v;
     }
     qr_board copy = *b;
     int wall = t->style == QR_MCTS_REFERENCE ? MC_REF_WALL_PERCENT : MC_OWN_ROLL_WALL_PERCENT;
     int rnd = t->style == QR_MCTS_REFERENCE ? MC_REF_RANDOM_PERCENT : 0;
-    w = qr_rollout_mix(&copy, &t->rng, MC_ROLLOUT_PLIES, wall, rnd);
+    w = qr_rollout_mix(&copy, &wk->rng, MC_ROLLOUT_PLIES, wall, rnd);
     return w < 0 ? 0.5 : w == 0;
 }
 
 /* ---- Iterations ------------------------------------------------------------------------- */
 
-static void mc_backup(qr_mcts *t, const int32_t *path, int len, int root_to_move, double p0)
+/* The value p0 (player 0's) onto the line's nodes, whose visits the descent counted. */
+static void mc_backup(mc_worker *w, const int32_t *path, int len, int root_to_move, double p0)
 {
-    t->nodes[path[0]].visits++;
     for (int k = 1; k < len; k++) {
-        mc_node *c = &t->nodes[path[k]];
         int mover = (k % 2) ? root_to_move : !root_to_move;
-        c->visits++;
-        c->wins += (float)(mover == 0 ? p0 : 1.0 - p0);
+        mc_add_wins(w, &w->t->nodes[path[k]], (float)(mover == 0 ? p0 : 1.0 - p0));
     }
 }
 
@@ -328,36 +395,43 @@ static int mc_repeated(const qr_mcts *t, const uint64_t *hashes, int len)
     return 0;
 }
 
-static void mc_iterate(qr_mcts *t, const qr_board *root)
+static void mc_iterate(mc_worker *w)
 {
+    qr_mcts *t = w->t;
+    const qr_board *root = w->root;
     qr_board b = *root;
     qr_undo u;
-    int32_t path[MC_MAX_DEPTH + 2], node = 0;
+    int32_t path[MC_MAX_DEPTH + 2], node = 0, child;
     uint64_t hashes[MC_MAX_DEPTH + 2];
     int len = 0;
     hashes[0] = b.hash;
     path[len++] = 0;
-    while (t->nodes[node].child && qr_board_winner(&b) < 0 && len <= MC_MAX_DEPTH) {
+    mc_add_visit(w, &t->nodes[0]);
+    while ((child = mc_child(&t->nodes[node])) > 0 && qr_board_winner(&b) < 0 &&
+           len <= MC_MAX_DEPTH) {
         const mc_node *p = &t->nodes[node];
-        node = t->style == QR_MCTS_REFERENCE ? ref_select(t, p) : own_select(t, p);
+        node = t->style == QR_MCTS_REFERENCE ? ref_select(w, p) : own_select(t, p, child);
+        mc_add_visit(w, &t->nodes[node]);        /* a virtual loss until the value comes back */
         qr_board_play(&b, t->nodes[node].move, &u);
         hashes[len] = b.hash;
         path[len++] = node;
         if (t->style == QR_MCTS_OWN && mc_repeated(t, hashes, len)) {
-            mc_backup(t, path, len, root->to_move, 0.5);     /* a repetition: a draw */
+            mc_backup(w, path, len, root->to_move, 0.5);     /* a repetition: a draw */
             return;
         }
     }
-    int ready = t->style == QR_MCTS_OWN || node == 0 || t->nodes[node].visits > 0;
-    int expanded = qr_board_winner(&b) < 0 && !t->nodes[node].child && ready &&
-                   len <= MC_MAX_DEPTH && mc_expand(t, node, &b);
+    /* the reference style expands a leaf on its second visit (this one counted already) */
+    int ready = t->style == QR_MCTS_OWN || node == 0 || t->nodes[node].visits > 1;
+    int expanded = qr_board_winner(&b) < 0 && child == 0 && ready &&
+                   len <= MC_MAX_DEPTH && mc_expand(w, node, &b);
     if (expanded && t->style == QR_MCTS_REFERENCE) {
         const mc_node *p = &t->nodes[node];
-        node = p->child + (int32_t)qr_rng_below(&t->rng, p->nchildren);
+        node = p->child + (int32_t)qr_rng_below(&w->rng, p->nchildren);
+        mc_add_visit(w, &t->nodes[node]);
         qr_board_play(&b, t->nodes[node].move, &u);
         path[len++] = node;
     }
-    mc_backup(t, path, len, root->to_move, mc_leaf(t, &b, expanded));
+    mc_backup(w, path, len, root->to_move, mc_leaf(w, &b, expanded));
 }
 
 /* ---- Results ---------------------------------------------------------------------------- */
@@ -545,6 +619,60 @@ static void mc_report(qr_mcts *t, qr_mcts_result *r, long playouts)
     mc_pv(t, r);
 }
 
+/* One thread's iterations until the budget or the deadline is reached, or another thread
+   stopped the run. */
+static void *mc_work(void *arg)
+{
+    mc_worker *w = arg;
+    for (long i = 0;; i++) {
+        if (w->shared && (__atomic_load_n(w->stop, __ATOMIC_RELAXED) ||
+                          (w->limit && __atomic_fetch_add(w->done, 1, __ATOMIC_RELAXED) >= w->limit)))
+            break;
+        if (!w->shared && w->limit && i >= w->limit)
+            break;
+        if (w->deadline >= 0 && i % MC_CLOCK_EVERY == 0 && i && qr_search_clock() >= w->deadline)
+            break;
+        mc_iterate(w);
+        w->playouts++;
+    }
+    if (w->shared)
+        __atomic_store_n(w->stop, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* The run's iterations on opts->threads threads (own style; the calling thread is one of
+   them, and a thread that cannot start leaves its share to the others). Returns them all, and
+   in *ran the threads that searched. */
+static long mc_run_threads(qr_mcts *t, const qr_board *b, const qr_mcts_opts *o, long limit,
+                           double deadline, int *ran)
+{
+    int k = o && o->threads > 1 && t->style == QR_MCTS_OWN ? o->threads : 1;
+    k = k < MC_MAX_THREADS ? k : MC_MAX_THREADS;
+    mc_worker w[MC_MAX_THREADS];
+    int started[MC_MAX_THREADS] = {0}, stop = 0;
+    long done = 0, total = 0;
+    for (int i = 0; i < k; i++) {
+        w[i] = (mc_worker){.t = t, .root = b, .shared = k > 1, .limit = limit, .done = &done,
+                           .deadline = deadline, .stop = &stop};
+        if (i == 0)
+            w[i].rng = t->rng;      /* one thread: the run's own stream, as ever */
+        else
+            qr_rng_seed(&w[i].rng, (o->seed + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)i);
+    }
+    for (int i = 1; i < k; i++)
+        started[i] = plat_thread_start(&w[i].thread, mc_work, &w[i]) == 0;
+    mc_work(&w[0]);
+    *ran = 1;
+    for (int i = 0; i < k; i++) {
+        if (started[i])
+            plat_thread_join(w[i].thread);
+        total += w[i].playouts;
+        *ran += started[i];
+    }
+    t->rng = w[0].rng;
+    return total;
+}
+
 int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts_result *r)
 {
     double t0 = qr_search_clock();
@@ -561,13 +689,10 @@ int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts
     if (!limit && deadline < 0)
         limit = QR_MCTS_DEFAULT_PLAYOUTS;
     int forced = t->style == QR_MCTS_REFERENCE ? ref_opening_move(b) : -1;
-    long n = 0;
-    while (forced < 0 && (!limit || n < limit) &&
-           !(deadline >= 0 && n % MC_CLOCK_EVERY == 0 && n && qr_search_clock() >= deadline)) {
-        mc_iterate(t, b);
-        n++;
-    }
+    int ran = 1;
+    long n = forced < 0 ? mc_run_threads(t, b, opts, limit, deadline, &ran) : 0;
     mc_report(t, r, n);
+    r->threads = ran;
     if (forced >= 0) {
         r->move = forced;
         r->winrate = 0.5;       /* played without a search: no estimate */
@@ -585,11 +710,38 @@ int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts
     return QR_OK;
 }
 
+long qr_mcts_check_tree(const qr_mcts *t)
+{
+    if (t->used < 1 || t->used > t->capacity)
+        return -1;
+    long head = 0, tail = 1;
+    int32_t *queue = malloc((size_t)t->used * sizeof *queue);
+    if (!queue)
+        return -1;
+    queue[0] = 0;
+    for (; head < tail; head++) {
+        const mc_node *p = &t->nodes[queue[head]];
+        long sum = 0;
+        if (p->wins < -0.001f || p->wins > p->visits + 0.001f || p->child < 0 ||
+            (p->child == 0) != (p->nchildren == 0) || p->child + (long)p->nchildren > t->used ||
+            tail + p->nchildren > t->used)
+            break;
+        for (int i = 0; i < p->nchildren; i++) {
+            sum += t->nodes[p->child + i].visits;
+            queue[tail++] = p->child + i;
+        }
+        if (sum > p->visits)
+            break;
+    }
+    free(queue);
+    return head == tail && tail == t->used ? tail : -1;
+}
+
 long qr_bench_mcts(int size, long playouts, int style, qr_mcts_result *r)
 {
     qr_board b;
     qr_mcts_result local;
-    qr_mcts_opts o = {0.0, playouts, style, QR_MCTS_LEAF_VALUE, 0.0, 1, NULL, 0, 0};
+    qr_mcts_opts o = {0.0, playouts, style, QR_MCTS_LEAF_VALUE, 0.0, 1, NULL, 0, 0, 1};
     if (qr_board_init(&b, size, -1, 1) != QR_OK)
         return -1;
     b.ply = 2;                  /* past the reference style's opening rule: really search */

@@ -243,6 +243,8 @@ typedef struct {
     const uint64_t *history;  /* as qr_search_opts': earlier positions that may come again; */
     int nhistory;             /* a line back to one of them, or to its own, is a draw (0.5) */
     int reuse;                /* own style: keep the previous run's subtree (above) */
+    int threads;              /* own style: threads sharing the tree (<= 1: one; at most 64).
+                                 With more than one a run's result varies from run to run */
 } qr_mcts_opts;
 
 /* What a run found, from the side to move's point of view. */
@@ -260,6 +262,7 @@ typedef struct {
     long candidate_visits[QR_SEARCH_MAX_CANDIDATES];
     double candidate_winrates[QR_SEARCH_MAX_CANDIDATES];
     int path[2];           /* each player's shortest path on the position searched */
+    int threads;           /* threads that searched (those that could start; 1 in the browser) */
 } qr_mcts_result;
 
 /* A search whose tree holds about megabytes (at most 4096; 16-byte nodes; < 1: the smallest
@@ -268,12 +271,17 @@ qr_mcts *qr_mcts_new(int megabytes);
 void qr_mcts_free(qr_mcts *t);
 /* Bytes the search holds (fixed at qr_mcts_new). */
 long qr_mcts_memory(const qr_mcts *t);
-/* Search b (only read). QR_OK, or QR_ERR_GAME_OVER (r->move -1). Not for two threads at once;
-   the tree is rebuilt on every run, or kept in part with opts->reuse. */
+/* Search b (only read). QR_OK, or QR_ERR_GAME_OVER (r->move -1). Not for two callers at once
+   (opts->threads is how a run uses several); the tree is rebuilt on every run, or kept in part
+   with opts->reuse. */
 int qr_mcts_run(qr_mcts *t, const qr_board *b, const qr_mcts_opts *opts, qr_mcts_result *r);
 /* Playout-speed benchmark: a run of style from the start position of size (as if each pawn
    had moved once) with budget playouts; returns the playouts done (and r, when not NULL). */
 long qr_bench_mcts(int size, long playouts, int style, qr_mcts_result *r);
+/* The tree's bookkeeping after a run (for tests and the fuzz harness): every node reached from
+   the root once, children inside the used part of the array, no expansion left half done, a
+   node's visits at least its children's, wins within visits. The node count, or -1. */
+long qr_mcts_check_tree(const qr_mcts *t);
 
 /* ---- Inspection (inspect.c): for tests and tools, compiled by the fuzz harness too ------- */
 

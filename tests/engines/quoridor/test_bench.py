@@ -24,4 +24,6 @@ def test_tree_search_benchmark_reports_playouts_and_its_tree():
     for style in ("mcts", "reference-ai"):
         r = bench.mcts_playouts_per_second(9, 5000, style=style)
         assert r["playouts"] == 5000 and r["per_second"] > 0 and r["tree_nodes"] > 100
-        assert r["tree_bytes"] >= 64 << 20 and not r["tree_full"]
+        assert r["tree_bytes"] >= 64 << 20 and not r["tree_full"] and r["threads"] == 1
+    r = bench.mcts_playouts_per_second(9, 5000, threads=2)
+    assert r["playouts"] == 5000 and r["threads"] == 2 and r["tree_nodes"] > 100

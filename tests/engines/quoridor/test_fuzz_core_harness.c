@@ -225,8 +225,9 @@ static void op_search(fuzz *f, qr_search *s)
 
 /* A tree search (either style, tiny budgets, sometimes a tiny tree that fills) answers a
    legal move, legal candidates with visits, a playable PV, and leaves the board as it was; the
-   same options give the same answer (without reuse; with it, the tree of the last run, on
-   whatever board it was, is searched for this board). */
+   same options give the same answer (without reuse or threads; with reuse, the tree of the last
+   run, on whatever board it was, is searched for this board), and the tree's bookkeeping holds
+   (threads included: up to three share the tree). */
 static void op_mcts(fuzz *f, qr_mcts *t)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -235,15 +236,19 @@ static void op_mcts(fuzz *f, qr_mcts *t)
     uint64_t hist[40];
     int nh = qr_game_recent_hashes(f->g, hist, (int)rnd(40));
     qr_mcts_opts o = {rnd(4) ? 0.0 : 0.001, 1 + (long)rnd(400), (int)rnd(2), (int)rnd(2),
-                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs, hist, nh, (int)rnd(2)};
+                      rnd(2) ? 0.0 : 0.05 * (double)rnd(40), rs, hist, nh, (int)rnd(2),
+                      (int)rnd(5) - 1};
     int err = qr_mcts_run(t, b, &o, &r);
     CHECK(same_board(b, &before));
+    CHECK(qr_mcts_check_tree(t) >= 1);
     CHECK(r.path[0] == qr_board_path_length(b, 0) && r.path[1] == qr_board_path_length(b, 1));
     if (qr_board_winner(b) >= 0) {
         CHECK(err == QR_ERR_GAME_OVER && r.move == -1);
         return;
     }
     CHECK(err == QR_OK && r.playouts >= 0 && r.nodes >= 1 && r.winrate >= 0.0 && r.winrate <= 1.0);
+    if (o.seconds == 0.0 && o.style == QR_MCTS_OWN)     /* threads too: the budget exactly */
+        CHECK(r.playouts == o.playouts && r.nodes == qr_mcts_check_tree(t));
     CHECK(r.ncandidates >= 0 && r.ncandidates <= QR_SEARCH_MAX_CANDIDATES);
     CHECK(r.pv_len >= 0 && r.pv_len <= QR_SEARCH_MAX_DEPTH);
     if (r.move >= 0)
@@ -258,7 +263,7 @@ static void op_mcts(fuzz *f, qr_mcts *t)
         CHECK(qr_board_check(&line, r.pv[i]) == QR_OK);
         qr_board_play(&line, r.pv[i], &u);
     }
-    if (o.seconds == 0.0 && !o.reuse) {     /* reuse builds on the last tree: no repeat */
+    if (o.seconds == 0.0 && !o.reuse && o.threads <= 1) {   /* reuse, threads: no repeat */
         qr_mcts_run(t, b, &o, &again);
         CHECK(again.move == r.move && again.playouts == r.playouts && again.nodes == r.nodes);
     }

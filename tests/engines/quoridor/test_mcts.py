@@ -163,3 +163,57 @@ def test_a_move_back_to_an_earlier_position_is_a_draw_for_our_tree():
     back = [i for i, c in enumerate(result["candidates"]) if c[0] == "c2"]
     assert back and rates["c2"] > 0 and result["move"] == "c4"
     assert result["candidates"][back[0]][1] == 0       # win rate 0.5 exactly: score 0
+
+
+def _tree_ok(eng) -> int:
+    """The core's check of the last tree's bookkeeping: its node count, or -1."""
+    from engines.quoridor._core import lib
+    return lib.qr_mcts_check_tree(eng._mcts)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_share_one_tree_and_keep_its_bookkeeping(threads):
+    """Several threads search one tree: the playout budget is met exactly, every thread ran,
+    the tree's counts hold (each node reached once, a node's visits at least its children's),
+    and with reuse the kept tree grows on as it does on one thread."""
+    eng = QuoridorEngine(9, seed=2, threads=threads)
+    eng.play("e2")
+    eng.play("e8")
+    first = eng.search(playouts=20000, reuse=True)
+    assert first["threads"] == threads and first["playouts"] == 20000
+    assert _tree_ok(eng) == first["nodes"] > 20000
+    assert 19000 < sum(first["candidate_visits"]) <= 20000 and 0.0 <= first["winrate"] <= 1.0
+    again = eng.search(playouts=20000, reuse=True)
+    assert sum(again["candidate_visits"]) > 39000 and _tree_ok(eng) == again["nodes"]
+    one = QuoridorEngine(9, seed=2)
+    one.play("e2")
+    one.play("e8")
+    assert one.search(playouts=2000)["threads"] == 1
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_threads_find_the_win_and_the_only_defence(threads):
+    eng = _position(9, [(4, 6), (0, 4)], set(), [5, 5], 0, then=["e8", "a4"], threads=threads)
+    assert eng.search(playouts=4000)["move"] == "e9"
+    eng = _position(9, [(3, 3), (4, 2)], set(), [5, 5], 0, then=["e4", "e2"], threads=threads)
+    ref = rules.Game(9)
+    ref.set_position([(4, 3), (4, 1)], set(), [5, 5], 0)
+    move = eng.search(playouts=20000)["move"]
+    ref.play(move)
+    assert len(rules.parse_move(move)) == 3 and ref.path_length(1) > 1, move
+
+
+def test_threads_in_a_full_tree_stop_expanding_and_keep_it_whole():
+    small = QuoridorEngine(9, mcts_megabytes=0, threads=2)
+    small.play("e2")
+    small.play("e8")
+    result = small.search(playouts=30000)
+    assert result["tree_full"] and result["nodes"] <= 1024 and result["playouts"] == 30000
+    assert _tree_ok(small) == result["nodes"] and result["move"] is not None
+
+
+def test_threads_stop_at_the_deadline():
+    eng = QuoridorEngine(9, threads=2)
+    result = eng.search(seconds=0.2)
+    assert result["threads"] == 2 and result["playouts"] > 0 and result["seconds"] < 2.0
+    assert _tree_ok(eng) == result["nodes"]
