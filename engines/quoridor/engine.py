@@ -274,9 +274,7 @@ class QuoridorEngine:
         history = ffi.new("uint64_t[]", lib.QR_SEARCH_HISTORY)
         opts = ffi.new("qr_mcts_opts *", {"seconds": seconds or 0.0, "playouts": playouts or 0,
                                           "style": style, "seed": seed, "history": history,
-                                          "reuse": 1 if reuse else 0,
-                                          "threads": self.threads if style == lib.QR_MCTS_OWN
-                                          else 1})
+                                          "reuse": 1 if reuse else 0, "threads": self.threads})
         r = ffi.new("qr_mcts_result *")
         with self._lock:
             opts.nhistory = lib.qr_game_recent_hashes(self._game, history,
