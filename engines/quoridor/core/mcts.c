@@ -179,17 +179,17 @@ static int32_t mc_alloc(qr_mcts *t, int n)
 }
 
 /* Own style: pawn moves (shortening steps weighted most) and the impact walls. */
-static int own_children(mc_worker *t, const qr_board *b, int *moves, uint8_t *prior)
+static int own_children(mc_worker *w, const qr_board *b, int *moves, uint8_t *prior)
 {
     qr_gen_move list[QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS];
     int me = b->to_move, opp = !me;
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     int np = qr_search_gen_pawns(b, d, list);
     int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
-    t->leaf_wall = n > np;              /* the list is best first: list[np] is the best wall */
+    w->leaf_wall = n > np;              /* the list is best first: list[np] is the best wall */
     if (n > np) {
-        t->leaf_wall_d[0] = list[np].d[0];
-        t->leaf_wall_d[1] = list[np].d[1];
+        w->leaf_wall_d[0] = list[np].d[0];
+        w->leaf_wall_d[1] = list[np].d[1];
     }
     for (int i = 0; i < n; i++) {
         moves[i] = list[i].move;
@@ -339,13 +339,13 @@ static double mc_value_of(int dm, int dop, int wm, int wop)
 /* The side to move's winning chance from the path evaluation (exact race with no walls), or,
    when the expansion just now found a wall for it, the better of that and the chance after
    its best wall (a one-ply look at the walls: a usable wall in hand is worth its impact). */
-static double mc_value(const mc_worker *t, const qr_board *b, int expanded)
+static double mc_value(const mc_worker *w, const qr_board *b, int expanded)
 {
     int me = b->to_move, opp = !me;
     int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
     double v = mc_value_of(dm, dop, b->walls_left[me], b->walls_left[opp]);
-    if (MC_LEAF_WALL_LOOK && expanded && t->leaf_wall) {
-        double after = 1.0 - mc_value_of(t->leaf_wall_d[opp], t->leaf_wall_d[me],
+    if (MC_LEAF_WALL_LOOK && expanded && w->leaf_wall) {
+        double after = 1.0 - mc_value_of(w->leaf_wall_d[opp], w->leaf_wall_d[me],
                                          b->walls_left[opp], b->walls_left[me] - 1);
         if (after > v)
             v = after;
