@@ -60,6 +60,12 @@ CURSOR_JS = """
 
 
 FCP_JS = "() => performance.getEntriesByType('paint').some(e => e.name === 'first-contentful-paint')"
+# When the first contentful paint happened, in epoch seconds (the screencast's clock), or null.
+FCP_TIME_JS = """() => {
+  const e = performance.getEntriesByName('first-contentful-paint')[0];
+  return e ? (performance.timeOrigin + e.startTime) / 1000 : null;
+}"""
+FRAME_CLOCK_SLACK = 0.05  # the page's clock and the screencast's frame stamps may differ this much
 
 
 def unauthorized_message(url: str, status: int, had_credentials: bool) -> str:
@@ -250,6 +256,7 @@ class LiveDirector:
         except Exception:
             if first:
                 raise NeverPainted(f"{url} painted no content within {self.paint_timeout:g} s") from None
+        self._wait_for_paint_frame()
         self._place_cursor()
         self.settle_frames(0.3)
         if first:
@@ -260,6 +267,17 @@ class LiveDirector:
                 raise NeverPainted(f"{url} painted, but the screencast delivered no frame")
             self.painted = True
         return self._waited(stamps, start)
+
+    def _wait_for_paint_frame(self, limit: float = 3.0) -> None:
+        """Wait until the screencast has delivered the frame of the first contentful paint: the
+        page can report the paint before its frame arrives (a cold browser was measured ~0.7 s
+        late), and a beat stamped meanwhile would open the video on the blank frame before it."""
+        try:
+            painted = self.page.evaluate(FCP_TIME_JS)
+        except Exception:  # the page navigated on: the settle below still applies
+            return
+        if painted:
+            self._first_frame_after(float(painted) - FRAME_CLOCK_SLACK, limit)
 
     def _place_cursor(self):
         self.page.mouse.move(*self.pos)
