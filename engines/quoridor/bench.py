@@ -73,7 +73,7 @@ def search_nodes_per_second(size: int = 9, nodes: int = 200_000) -> dict:
 def mcts_playouts_per_second(size: int = 9, playouts: int = 100_000, style: str = "mcts",
                              threads: int = 1) -> dict:
     """One tree search after each pawn's first step (a fresh 64 MB tree): playouts a second,
-    tree nodes used, bytes held. STYLE 'mcts' (leaf = the shortest-path value; on THREADS
+    tree nodes used, bytes held. STYLE 'mcts' (leaf = the learned value, core/value.c; on THREADS
     threads sharing the tree) or 'reference-ai' (leaf = one rollout; one thread)."""
     from engines.quoridor.engine import QuoridorEngine
 

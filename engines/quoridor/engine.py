@@ -33,7 +33,8 @@ DEFAULT_ENGINE = SHIPPED_ENGINE  # search()'s default too (the arcade asks for t
 
 
 def _winrate_score(w: float) -> int:
-    """A win rate as hundredths of a step: the inverse of the tree search's leaf value."""
+    """A win rate as hundredths of a step (1.5 steps an e-fold of the odds: about the scale
+    of the tree search's leaf value)."""
     w = min(max(w, 1e-4), 1 - 1e-4)
     return round(150 * math.log(w / (1 - w)))
 
@@ -222,7 +223,7 @@ class QuoridorEngine:
         exact, the others upper bounds), path (each player's shortest path), memory (bytes
         the search holds). The tree searches add winrate (the move's, side to move), playouts,
         tree_full, threads (that searched) and candidate_visits; their score is the win rate
-        as hundredths of a step (150 ln(w / (1 - w)), the inverse of their leaf value) and
+        as hundredths of a step (150 ln(w / (1 - w)), about the scale of their leaf value) and
         depth the PV's length.
 
         REUSE (our MCTS only): start from the part of the last search's tree that holds this

@@ -130,6 +130,16 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list);
    for 2 * QR_MAX_SLOTS). Order is (1 << 20) + 64 * impact - own new length. */
 int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit);
 
+/* ---- Leaf value (value.c) --------------------------------------------------------------- */
+
+/* The gain of the wall best (generated for b's side to move; d: both paths now), or 0 when
+   best is NULL; as in qr_leaf_facts. */
+int qr_value_gain_of(const qr_board *b, const int d[2], const qr_gen_move *best);
+/* The gain of the best wall of the side not to move (a second wall generation). */
+int qr_value_threat(const qr_board *b, const int d[2]);
+/* Does the value read the other side's best wall (is its weight not zero)? */
+int qr_value_needs_threat(void);
+
 /* ---- Rollouts (rollout.c) -------------------------------------------------------------- */
 
 /* Slots of that orientation holding a "probable" wall: touching a wall, or touching a square

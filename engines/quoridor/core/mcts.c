@@ -2,10 +2,10 @@
 
    QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves and the walls
    of the alpha-beta's generator (those that lengthen one of the opponent's shortest paths,
-   best 24), with priors from path impact; the leaf is valued by the shortest-path evaluation
-   squashed to a win probability, or by the value after the side to move's best wall when that
-   is higher (the expansion of the leaf has just found that wall and its path lengths), or,
-   with QR_MCTS_LEAF_ROLLOUT, by one guided rollout.
+   best 24), with priors from path impact; the leaf is valued by value.c's learned chance of
+   the side to move (paths, walls in hand and each side's best wall; the expansion of the leaf
+   has just found the side to move's best wall and both path lengths), or, with
+   QR_MCTS_LEAF_ROLLOUT, by one guided rollout.
 
    QR_MCTS_REFERENCE: the public quoridor-ai method as its description goes. UCT with
    exploration c (0.2): win rate + sqrt(c ln N / n), unvisited children first in random order.
@@ -45,14 +45,6 @@
 #define MC_OWN_WALLS 24
 #define MC_OWN_C 1.5
 #define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
-#define MC_VALUE_SCALE 1.5          /* steps of evaluation per e-fold of the odds */
-/* Steps a wall in hand is worth at the leaf: 0.4 -> 0.7 -> 1.0 each won an SPRT at 10k
-   playouts (+61, then +115 Elo; bench/README.md). */
-#define MC_VALUE_WALL 1.0
-/* The leaf looks one ply at the side to move's best wall (found by the expansion anyway). */
-#ifndef MC_LEAF_WALL_LOOK
-#define MC_LEAF_WALL_LOOK 1
-#endif
 #define MC_REF_C 0.2
 #define MC_REF_WALL_PERCENT 15
 #define MC_REF_RANDOM_PERCENT 15
@@ -89,7 +81,8 @@ typedef struct {
     const qr_board *root;
     qr_rng rng;
     int shared;                     /* other threads use the tree: atomic updates */
-    int leaf_wall, leaf_wall_d[2];  /* own style: the last expansion's best wall and its paths */
+    int leaf_known, leaf_d[2], leaf_gain; /* own style: the last expansion's paths and the
+                                             gain of its best wall (value.c's facts) */
     long limit, *done;              /* threads: the playout budget and the playouts claimed */
     double deadline;
     int *stop;
@@ -186,11 +179,10 @@ static int own_children(mc_worker *w, const qr_board *b, int *moves, uint8_t *pr
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     int np = qr_search_gen_pawns(b, d, list);
     int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
-    w->leaf_wall = n > np;              /* the list is best first: list[np] is the best wall */
-    if (n > np) {
-        w->leaf_wall_d[0] = list[np].d[0];
-        w->leaf_wall_d[1] = list[np].d[1];
-    }
+    w->leaf_known = 1;                  /* the list is best first: list[np] is the best wall */
+    w->leaf_d[0] = d[0];
+    w->leaf_d[1] = d[1];
+    w->leaf_gain = qr_value_gain_of(b, d, n > np ? &list[np] : NULL);
     for (int i = 0; i < n; i++) {
         moves[i] = list[i].move;
         if (i < np) {
@@ -258,7 +250,7 @@ static int mc_expand(mc_worker *w, int32_t node, const qr_board *b)
     int moves[QR_MAX_MOVES];
     uint8_t prior[QR_MAX_MOVES];
     int32_t unexpanded = 0;
-    w->leaf_wall = 0;
+    w->leaf_known = 0;
     if (!__atomic_compare_exchange_n(&t->nodes[node].child, &unexpanded, -1, 0, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED))
         return 0;
@@ -326,31 +318,22 @@ static int32_t own_select(const qr_mcts *t, const mc_node *p, int32_t child)
 
 /* ---- Leaves ----------------------------------------------------------------------------- */
 
-/* The chance of the side to move with paths dm, dop and walls wm, wop in hand (an exact race
-   when neither side has a wall). */
-static double mc_value_of(int dm, int dop, int wm, int wop)
-{
-    if (wm == 0 && wop == 0)
-        return dm <= dop ? 0.97 : 0.03;
-    double e = (dop - dm) + MC_VALUE_WALL * (wm - wop) + 0.5;
-    return 1.0 / (1.0 + exp(-e / MC_VALUE_SCALE));
-}
-
-/* The side to move's winning chance from the path evaluation (exact race with no walls), or,
-   when the expansion just now found a wall for it, the better of that and the chance after
-   its best wall (a one-ply look at the walls: a usable wall in hand is worth its impact). */
+/* The side to move's winning chance by the learned value (value.c). The facts come from the
+   leaf's expansion when it just ran (its paths and best wall), else from the board. */
 static double mc_value(const mc_worker *w, const qr_board *b, int expanded)
 {
-    int me = b->to_move, opp = !me;
-    int dm = qr_board_path_length(b, me), dop = qr_board_path_length(b, opp);
-    double v = mc_value_of(dm, dop, b->walls_left[me], b->walls_left[opp]);
-    if (MC_LEAF_WALL_LOOK && expanded && w->leaf_wall) {
-        double after = 1.0 - mc_value_of(w->leaf_wall_d[opp], w->leaf_wall_d[me],
-                                         b->walls_left[opp], b->walls_left[me] - 1);
-        if (after > v)
-            v = after;
+    int me = b->to_move, opp = !me, facts[QR_LEAF_FACTS];
+    if (!expanded || !w->leaf_known) {
+        qr_leaf_facts(b, facts);
+        return qr_value_chance(facts);
     }
-    return v;
+    facts[QR_FACT_PATH_ME] = w->leaf_d[me];
+    facts[QR_FACT_PATH_OPP] = w->leaf_d[opp];
+    facts[QR_FACT_WALLS_ME] = b->walls_left[me];
+    facts[QR_FACT_WALLS_OPP] = b->walls_left[opp];
+    facts[QR_FACT_GAIN_ME] = w->leaf_gain;
+    facts[QR_FACT_GAIN_OPP] = qr_value_needs_threat() ? qr_value_threat(b, w->leaf_d) : 0;
+    return qr_value_chance(facts);
 }
 
 /* Player 0's result from b: 1, 0, or 0.5 for a rollout that found no winner. */

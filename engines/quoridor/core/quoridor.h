@@ -293,6 +293,26 @@ int qr_board_check_full(const qr_board *b, int move);
 /* Path length of player from every cell to its goal row into dist[size * size] (-1: none). */
 void qr_board_distances(const qr_board *b, int player, int *dist);
 
+/* ---- Leaf value (value.c): the tree search's evaluation, learned from self-play -------- */
+
+/* Facts of a position from the side to move's view: both shortest paths, both walls in hand,
+   and the gain of each side's best wall now (the other's path lengthened less its own; 0 or
+   more, at most 10). */
+enum { QR_FACT_PATH_ME, QR_FACT_PATH_OPP, QR_FACT_WALLS_ME, QR_FACT_WALLS_OPP, QR_FACT_GAIN_ME,
+       QR_FACT_GAIN_OPP, QR_LEAF_FACTS };
+/* The features the weights multiply (value.c says how each is made from the facts). */
+enum { QR_FEATURE_BIAS, QR_FEATURE_PATHS, QR_FEATURE_WALLS, QR_FEATURE_GAIN, QR_FEATURE_THREAT,
+       QR_FEATURE_NO_WALLS_ME, QR_FEATURE_NO_WALLS_OPP, QR_FEATURE_PATHS_NEAR_END,
+       QR_FEATURE_FIRST_WALLS, QR_VALUE_FEATURES };
+
+/* The facts of b into facts[QR_LEAF_FACTS]: QR_OK, or QR_ERR_GAME_OVER when the game is over. */
+int qr_leaf_facts(const qr_board *b, int *facts);
+/* The features of facts into f[QR_VALUE_FEATURES]. */
+void qr_value_features(const int *facts, double *f);
+/* The side to move's winning chance by the compiled weights (a race's 0.97 / 0.03 when
+   neither side has a wall). */
+double qr_value_chance(const int *facts);
+
 /* ==== binding: end ==== */
 
 #endif

@@ -172,6 +172,29 @@ static void check_shortest_path(const qr_board *b, int p, const int *dist)
     }
 }
 
+/* The leaf value's facts (value.c) on any position: the game's paths and walls, gains within
+   0..10, a chance strictly between 0 and 1; a finished game has none. */
+static void check_leaf_value(const qr_board *b)
+{
+    int facts[QR_LEAF_FACTS];
+    double feats[QR_VALUE_FEATURES];
+    if (qr_board_winner(b) >= 0) {
+        CHECK(qr_leaf_facts(b, facts) == QR_ERR_GAME_OVER);
+        return;
+    }
+    CHECK(qr_leaf_facts(b, facts) == QR_OK);
+    CHECK(facts[QR_FACT_PATH_ME] == qr_board_path_length(b, b->to_move));
+    CHECK(facts[QR_FACT_PATH_OPP] == qr_board_path_length(b, !b->to_move));
+    CHECK(facts[QR_FACT_WALLS_ME] == b->walls_left[b->to_move]);
+    CHECK(facts[QR_FACT_WALLS_OPP] == b->walls_left[!b->to_move]);
+    for (int i = QR_FACT_GAIN_ME; i <= QR_FACT_GAIN_OPP; i++)
+        CHECK(facts[i] >= 0 && facts[i] <= 10 && (facts[i - 2] > 0 || facts[i] == 0));
+    qr_value_features(facts, feats);
+    CHECK(feats[QR_FEATURE_BIAS] == 1.0);
+    double v = qr_value_chance(facts);
+    CHECK(v > 0.0 && v < 1.0);
+}
+
 static void op_inspect(fuzz *f)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -186,6 +209,7 @@ static void op_inspect(fuzz *f)
         CHECK(dist[b->pawn[p]] == qr_board_path_length(b, p));
         check_shortest_path(b, p, dist);
     }
+    check_leaf_value(b);
     CHECK(same_board(b, &before));
 }
 

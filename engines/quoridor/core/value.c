@@ -1,0 +1,87 @@
+/* value.c - the tree search's leaf value: a few facts of a position, seen from the side to
+   move, turned into features and weighed by a logistic model whose weights are learned from
+   self-play games (value_weights.h, written by engines/quoridor/learn_value.py).
+
+   The facts: both shortest paths, both walls in hand, and what each side's best wall would
+   gain now (the opponent's path lengthened less its own, at least 0). The side to move's best
+   wall comes free from the tree's expansion of the leaf; the other side's costs a second wall
+   generation, so the tree computes it only when its weight is not zero. With no wall left on
+   either side the game is a race, and the value is the race's (0.97 / 0.03). */
+#include "quoridor.h"
+#include "internal.h"
+
+#include <math.h>
+
+#include "value_weights.h"
+
+#define VALUE_GAIN_CAP 10           /* a wall gaining more than this many steps is rare */
+
+int qr_value_gain_of(const qr_board *b, const int d[2], const qr_gen_move *best)
+{
+    int me = b->to_move, opp = !me;
+    if (!best)
+        return 0;
+    int gain = (best->d[opp] - d[opp]) - (best->d[me] - d[me]);
+    return gain < 0 ? 0 : gain > VALUE_GAIN_CAP ? VALUE_GAIN_CAP : gain;
+}
+
+/* The gain of the side to move's best wall on b (d: both path lengths), 0 without walls. */
+static int value_best_gain(const qr_board *b, const int d[2])
+{
+    qr_gen_move list[2 * QR_MAX_SLOTS];
+    return qr_search_gen_walls(b, d, list, 1) > 0 ? qr_value_gain_of(b, d, &list[0]) : 0;
+}
+
+int qr_value_threat(const qr_board *b, const int d[2])
+{
+    qr_board other = *b;
+    other.to_move = !b->to_move;    /* the generators read only the side and the walls in hand */
+    return value_best_gain(&other, d);
+}
+
+int qr_value_needs_threat(void)
+{
+    return VALUE_WEIGHTS[QR_FEATURE_THREAT] != 0.0;
+}
+
+int qr_leaf_facts(const qr_board *b, int *facts)
+{
+    int me = b->to_move, opp = !me;
+    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
+        return QR_ERR_GAME_OVER;
+    facts[QR_FACT_PATH_ME] = d[me];
+    facts[QR_FACT_PATH_OPP] = d[opp];
+    facts[QR_FACT_WALLS_ME] = b->walls_left[me];
+    facts[QR_FACT_WALLS_OPP] = b->walls_left[opp];
+    facts[QR_FACT_GAIN_ME] = value_best_gain(b, d);
+    facts[QR_FACT_GAIN_OPP] = qr_value_threat(b, d);
+    return QR_OK;
+}
+
+void qr_value_features(const int *facts, double *f)
+{
+    int dm = facts[QR_FACT_PATH_ME], dop = facts[QR_FACT_PATH_OPP];
+    int wm = facts[QR_FACT_WALLS_ME], wop = facts[QR_FACT_WALLS_OPP];
+    double diff = dop - dm;
+    f[QR_FEATURE_BIAS] = 1.0;
+    f[QR_FEATURE_PATHS] = diff;
+    f[QR_FEATURE_WALLS] = wm - wop;
+    f[QR_FEATURE_GAIN] = wm > 0 ? facts[QR_FACT_GAIN_ME] : 0;
+    f[QR_FEATURE_THREAT] = wop > 0 ? facts[QR_FACT_GAIN_OPP] : 0;
+    f[QR_FEATURE_NO_WALLS_ME] = wm == 0;
+    f[QR_FEATURE_NO_WALLS_OPP] = wop == 0;
+    f[QR_FEATURE_PATHS_NEAR_END] = 4.0 * diff / (dm + dop + 2);     /* a step counts more late */
+    f[QR_FEATURE_FIRST_WALLS] = (wm < 2 ? wm : 2) - (wop < 2 ? wop : 2);
+}
+
+double qr_value_chance(const int *facts)
+{
+    if (facts[QR_FACT_WALLS_ME] == 0 && facts[QR_FACT_WALLS_OPP] == 0)
+        return facts[QR_FACT_PATH_ME] <= facts[QR_FACT_PATH_OPP] ? 0.97 : 0.03;
+    double f[QR_VALUE_FEATURES], e = 0.0;
+    qr_value_features(facts, f);
+    for (int i = 0; i < QR_VALUE_FEATURES; i++)
+        e += VALUE_WEIGHTS[i] * f[i];
+    return 1.0 / (1.0 + exp(-e));
+}
