@@ -12,8 +12,13 @@ training and play see the same description of a position.
     python -m engines.quoridor.learn_value fit var/quoridor-value/games.jsonl \\
         -o engines/quoridor/core/value_weights.h
 
+With `selfplay --reference ROLLOUTS`, one side of each game is the reference method instead
+(core/mcts.c's copy of quoridor-ai), which spends its walls early on corridors and traps:
+self-play alone rarely reaches positions where one side holds many more walls than the other.
+
 Games are JSON lines: {"seed", "size", "walls", "playouts", "moves", "winner"} (winner 0 for
-the player starting on e1, 1, or null for a game without one, which the fit leaves out).
+the player starting on e1, 1, or null for a game without one, which the fit leaves out), and
+{"reference": {"player", "rollouts"}} for a game against the reference method.
 """
 from __future__ import annotations
 
@@ -52,6 +57,15 @@ class SelfPlay:
     opening_plies: int = 4      # random legal moves first (a wall a quarter of the time)
     sample_plies: int = 10      # then moves drawn by the search's visits, for variety
     max_plies: int = 180
+    reference: tuple = ()       # rollout levels of the reference method: when given, one side
+                                # of each game is that bot (level and colour by the seed)
+
+
+def _opponent(conf: SelfPlay, seed: int):
+    """(the bot's player, its rollouts) for a game against the reference method, or None."""
+    if not conf.reference:
+        return None
+    return seed % 2, conf.reference[(seed // 2) % len(conf.reference)]
 
 
 def play_game(conf: SelfPlay, seed: int) -> dict:
@@ -65,8 +79,12 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
         eng.play(rng.choice(options or eng.legal_pawn_moves()))
         if eng.winner is not None:
             break
+    bot = _opponent(conf, seed)
     while eng.winner is None and len(eng.moves()) < conf.max_plies:
-        r = eng.search(playouts=conf.playouts, engine="mcts")
+        if bot and eng.to_move == bot[0]:
+            r = eng.search(playouts=bot[1], engine="reference-ai")
+        else:
+            r = eng.search(playouts=conf.playouts, engine="mcts")
         move = r["move"]
         if len(eng.moves()) < conf.opening_plies + conf.sample_plies and r["candidate_visits"]:
             names = [c[0] for c in r["candidates"]]
@@ -74,8 +92,11 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
         if move is None:
             break
         eng.play(move)
-    return {"seed": seed, "size": conf.size, "walls": walls, "playouts": conf.playouts,
-            "moves": eng.moves(), "winner": eng.winner}
+    out = {"seed": seed, "size": conf.size, "walls": walls, "playouts": conf.playouts,
+           "moves": eng.moves(), "winner": eng.winner}
+    if bot:
+        out["reference"] = {"player": bot[0], "rollouts": bot[1]}
+    return out
 
 
 def _play(task):
@@ -187,10 +208,22 @@ def main():
 @click.option("--size", default=9, show_default=True, type=click.Choice(["5", "7", "9"]))
 @click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i.")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
+@click.option("--reference", default="", metavar="ROLLOUTS[,ROLLOUTS...]",
+              help="Play against the reference method (quoridor-ai's) at these rollouts a "
+                   "move instead of self-play: game i's bot takes player i % 2 and the "
+                   "levels in turn, so the data holds its early walls and corridors.")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
-def selfplay_cmd(games, playouts, size, seed, jobs, out):
-    """Play GAMES self-play games and write them as JSON lines to OUT."""
-    conf = SelfPlay(size=int(size), playouts=playouts)
+def selfplay_cmd(games, playouts, size, seed, jobs, reference, out):
+    """Play GAMES self-play games (or games against the reference method) and write them as
+    JSON lines to OUT."""
+    try:
+        levels = tuple(int(v) for v in reference.split(",") if v.strip())
+    except ValueError:
+        raise click.BadParameter(f"{reference!r}: give rollout counts such as 2500,20000",
+                                 param_hint="--reference") from None
+    if any(v < 1 for v in levels):
+        raise click.BadParameter(f"{reference!r}: rollouts must be at least 1", param_hint="--reference")
+    conf = SelfPlay(size=int(size), playouts=playouts, reference=levels)
     recs = selfplay(conf, games, seed, jobs, echo=click.echo)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out, "".join(json.dumps(r) + "\n" for r in recs))

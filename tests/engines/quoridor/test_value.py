@@ -130,6 +130,33 @@ def test_selfplay_then_fit_writes_weights_the_core_can_read(tmp_path):
     assert len(re.findall(r"-?\d+\.\d{4}", text.split("{", 1)[1])) == lib.QR_VALUE_FEATURES
 
 
+def test_selfplay_against_the_reference_method_records_who_the_bot_was(tmp_path):
+    games = tmp_path / "games.jsonl"
+    out = CliRunner().invoke(learn_value.main, ["selfplay", "--games", "4", "--playouts", "100",
+                                                "--size", "5", "--jobs", "1", "--seed", "10",
+                                                "--reference", "50,300", "-o", str(games)])
+    assert out.exit_code == 0, out.output
+    records = [json.loads(line) for line in games.read_text().splitlines()]
+    # game seed s: the bot is player s % 2 at level (s // 2) % 2 of the list
+    assert [r["reference"] for r in records] == [
+        {"player": 0, "rollouts": 300}, {"player": 1, "rollouts": 300},
+        {"player": 0, "rollouts": 50}, {"player": 1, "rollouts": 50}]
+    for r in records:       # the bot's moves are the reference method's from that position
+        eng = QuoridorEngine(5, seed=r["seed"], mcts_megabytes=32)
+        for i, move in enumerate(r["moves"]):
+            if i >= 14 and eng.to_move == r["reference"]["player"]:   # past the sampled plies
+                assert eng.search(playouts=r["reference"]["rollouts"], engine="reference-ai")["move"] == move
+            eng.play(move)
+
+
+@pytest.mark.parametrize("bad", ["many", "0", "20000,-3"])
+def test_selfplay_refuses_bad_reference_levels(tmp_path, bad):
+    out = CliRunner().invoke(learn_value.main, ["selfplay", "--games", "1", "--reference", bad,
+                                                "-o", str(tmp_path / "g.jsonl")])
+    assert out.exit_code == 2
+    assert "--reference" in out.output and not (tmp_path / "g.jsonl").exists()
+
+
 def test_fit_refuses_a_file_that_is_not_game_records(tmp_path):
     bad = tmp_path / "games.jsonl"
     bad.write_text('{"seed": 1}\nnot json\n')
