@@ -57,8 +57,8 @@ class SelfPlay:
     opening_plies: int = 4      # random legal moves first (a wall a quarter of the time)
     sample_plies: int = 10      # then moves drawn by the search's visits, for variety
     max_plies: int = 180
-    reference: tuple = ()       # rollout levels of the reference method: when given, one side
-                                # of each game is that bot (level and colour by the seed)
+    reference: tuple[int, ...] = ()  # rollout levels of the reference method: when given, one side
+                                     # of each game is that bot (level and colour by the seed)
 
 
 def _opponent(conf: SelfPlay, seed: int):
@@ -196,6 +196,17 @@ def read_records(path: Path) -> list[dict]:
     return out
 
 
+def _rollout_levels(ctx, param, text: str) -> tuple[int, ...]:
+    """--reference's comma list as rollout counts, each at least 1."""
+    try:
+        levels = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: give rollout counts such as 2500,20000") from None
+    if any(v < 1 for v in levels):
+        raise click.BadParameter(f"{text!r}: rollouts must be at least 1")
+    return levels
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main():
     """Learn the Quoridor tree search's leaf value from self-play (see the module doc)."""
@@ -208,7 +219,7 @@ def main():
 @click.option("--size", default=9, show_default=True, type=click.Choice(["5", "7", "9"]))
 @click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i.")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
-@click.option("--reference", default="", metavar="ROLLOUTS[,ROLLOUTS...]",
+@click.option("--reference", default="", metavar="ROLLOUTS[,ROLLOUTS...]", callback=_rollout_levels,
               help="Play against the reference method (quoridor-ai's) at these rollouts a "
                    "move instead of self-play: game i's bot takes player i % 2 and the "
                    "levels in turn, so the data holds its early walls and corridors.")
@@ -216,14 +227,7 @@ def main():
 def selfplay_cmd(games, playouts, size, seed, jobs, reference, out):
     """Play GAMES self-play games (or games against the reference method) and write them as
     JSON lines to OUT."""
-    try:
-        levels = tuple(int(v) for v in reference.split(",") if v.strip())
-    except ValueError:
-        raise click.BadParameter(f"{reference!r}: give rollout counts such as 2500,20000",
-                                 param_hint="--reference") from None
-    if any(v < 1 for v in levels):
-        raise click.BadParameter(f"{reference!r}: rollouts must be at least 1", param_hint="--reference")
-    conf = SelfPlay(size=int(size), playouts=playouts, reference=levels)
+    conf = SelfPlay(size=int(size), playouts=playouts, reference=reference)
     recs = selfplay(conf, games, seed, jobs, echo=click.echo)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out, "".join(json.dumps(r) + "\n" for r in recs))

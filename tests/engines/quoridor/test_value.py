@@ -141,12 +141,15 @@ def test_selfplay_against_the_reference_method_records_who_the_bot_was(tmp_path)
     assert [r["reference"] for r in records] == [
         {"player": 0, "rollouts": 300}, {"player": 1, "rollouts": 300},
         {"player": 0, "rollouts": 50}, {"player": 1, "rollouts": 50}]
-    for r in records:       # the bot's moves are the reference method's from that position
+    conf, checked = learn_value.SelfPlay(), 0
+    for r in records:       # past the sampled plies, the bot's moves are the reference method's
         eng = QuoridorEngine(5, seed=r["seed"], mcts_megabytes=32)
         for i, move in enumerate(r["moves"]):
-            if i >= 14 and eng.to_move == r["reference"]["player"]:   # past the sampled plies
+            if i >= conf.opening_plies + conf.sample_plies and eng.to_move == r["reference"]["player"]:
                 assert eng.search(playouts=r["reference"]["rollouts"], engine="reference-ai")["move"] == move
+                checked += 1
             eng.play(move)
+    assert checked >= 4
 
 
 @pytest.mark.parametrize("bad", ["many", "0", "20000,-3"])
