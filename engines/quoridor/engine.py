@@ -342,6 +342,13 @@ class QuoridorEngine:
         err = lib.qr_board_check_full(self.board, self.encode(move))
         return _REFUSALS[err][0] if err else None
 
+    def blocks(self) -> list:
+        """The side to move's blocking walls, best first: walls that leave the opponent's best
+        wall against it gaining less (crossed, overlapped, made illegal or made to gain less),
+        without lengthening its own path. The tree search adds them near its root."""
+        n = lib.qr_board_blocks(self.board, self._buf)
+        return [self._decode(c) for c in self._buf[0:n]]
+
     def distances(self, player: int) -> list:
         n = self.size
         buf = ffi.new("int[]", n * n)

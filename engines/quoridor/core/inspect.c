@@ -1,6 +1,6 @@
 /* inspect.c - read-only views of the core for tests and tools: contact points of a wall, the
-   legality check without its shortcut, distance maps. Declared in quoridor.h's binding
-   section; the fuzz harness compiles and calls them too. */
+   legality check without its shortcut, distance maps, the tree search's blocks. Declared in
+   quoridor.h's binding section; the fuzz harness compiles and calls them too. */
 #include "quoridor.h"
 #include "internal.h"
 
@@ -31,4 +31,21 @@ void qr_board_distances(const qr_board *b, int player, int *dist)
             if (bb_test(reach[k], i))
                 dist[i] = k;
     }
+}
+
+/* As the tree search finds them (mcts.c's own_children): the threats are the other side's
+   walls, generated as for its move. */
+int qr_board_blocks(const qr_board *b, int *moves)
+{
+    qr_gen_move threats[2 * QR_MAX_SLOTS], blocks[2 * QR_MAX_SLOTS];
+    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
+        return 0;
+    qr_board other = *b;
+    other.to_move = !b->to_move;
+    int nt = qr_search_gen_walls(&other, d, threats, 2 * QR_MAX_SLOTS);
+    int n = qr_search_gen_blocks(b, d, threats, nt, blocks, 2 * QR_MAX_SLOTS);
+    for (int i = 0; i < n; i++)
+        moves[i] = blocks[i].move;
+    return n;
 }

@@ -130,6 +130,17 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list);
    for 2 * QR_MAX_SLOTS). Order is (1 << 20) + 64 * impact - own new length. */
 int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit);
 
+/* The side to move's blocks: walls near one of threats (the opponent's best walls against
+   it, generated for the opponent, best first; the first 3 are read) that leave it with a
+   smaller best threat among them: the threat is crossed or overlapped, made illegal (it would
+   then close the last path) or made to gain less. Only walls that do not lengthen the side to
+   move's own path. Best first (threat gain taken away, then the opponent's path lengthened),
+   at most limit (list needs room for 2 * QR_MAX_SLOTS); order is 64 * the gain taken away +
+   the opponent's path lengthened. About 8 path searches a candidate: for the first plies of a
+   tree only. */
+int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats,
+                         int nthreats, qr_gen_move *list, int limit);
+
 /* ---- Leaf value (value.c) --------------------------------------------------------------- */
 
 /* The gain of the wall best (generated for b's side to move; d: both paths now), or 0 when
@@ -137,8 +148,6 @@ int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, in
 int qr_value_gain_of(const qr_board *b, const int d[2], const qr_gen_move *best);
 /* The gain of the best wall of the side not to move (a second wall generation). */
 int qr_value_threat(const qr_board *b, const int d[2]);
-/* Does the value read the other side's best wall (is its weight not zero)? */
-int qr_value_needs_threat(void);
 
 /* ---- Rollouts (rollout.c) -------------------------------------------------------------- */
 

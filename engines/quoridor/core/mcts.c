@@ -1,10 +1,14 @@
 /* mcts.c - Monte Carlo tree search over a copy of the caller's board, in two styles.
 
-   QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves and the walls
+   QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves, the walls
    of the alpha-beta's generator (those that lengthen one of the opponent's shortest paths,
-   best 24), with priors from path impact; the leaf is valued by value.c's learned chance of
-   the side to move (paths, walls in hand and each side's best wall; the expansion of the leaf
-   has just found the side to move's best wall and both path lengths), or, with
+   best 24) and, up to 3 plies below the root, the blocks (search.c): walls that leave the
+   opponent's best wall against the side to move gaining less (crossed, overlapped, made
+   illegal or made weaker) without lengthening its own path, the defensive walls the generator
+   cannot see. Priors come from path impact (a block's from the gain it takes away; +64 Elo in
+   self-play, bench/README.md). A kept tree's nodes keep the children they were expanded with.
+   The leaf is valued by value.c's learned chance of the side to move (paths, walls in hand
+   and each side's best wall, which the leaf's expansion has just found), or, with
    QR_MCTS_LEAF_ROLLOUT, by one guided rollout.
 
    QR_MCTS_REFERENCE: the public quoridor-ai method as its description goes. UCT with
@@ -43,6 +47,8 @@
 #define MC_MAX_DEPTH 200            /* tree plies one iteration follows */
 #define MC_ROLLOUT_PLIES 400
 #define MC_OWN_WALLS 24
+#define MC_OWN_BLOCKS 8             /* blocks a node gets, best first */
+#define MC_OWN_BLOCK_DEPTH 3        /* nodes this many plies below the root or fewer get blocks */
 #define MC_OWN_C 1.5
 #define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
 #define MC_REF_C 0.2
@@ -81,8 +87,9 @@ typedef struct {
     const qr_board *root;
     qr_rng rng;
     int shared;                     /* other threads use the tree: atomic updates */
-    int leaf_known, leaf_d[2], leaf_gain; /* own style: the last expansion's paths and the
-                                             gain of its best wall (value.c's facts) */
+    int leaf_known, leaf_d[2], leaf_gain, leaf_threat; /* own style: the last expansion's
+                                             paths and the gains of each side's best wall
+                                             (value.c's facts) */
     long limit, *done;              /* threads: the playout budget and the playouts claimed */
     double deadline;
     int *stop;
@@ -171,18 +178,52 @@ static int32_t mc_alloc(qr_mcts *t, int n)
     return (int32_t)used;
 }
 
-/* Own style: pawn moves (shortening steps weighted most) and the impact walls. */
-static int own_children(mc_worker *w, const qr_board *b, int *moves, uint8_t *prior)
+/* Own style, near the root: the blocks of b's side to move (search.c) that are not among
+   have[0..nhave), at most room, with priors as an impact wall's by the threat gain they take
+   away. threats: the opponent's walls, best first (nt of them). */
+static int own_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats, int nt,
+                      const int *have, int nhave, int room, int *moves, uint8_t *prior)
 {
-    qr_gen_move list[QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS];
+    qr_gen_move blocks[2 * QR_MAX_SLOTS];
+    int nb = qr_search_gen_blocks(b, d, threats, nt, blocks, MC_OWN_BLOCKS), k = 0;
+    for (int i = 0; i < nb && k < room; i++) {
+        int dup = 0;
+        for (int j = 0; j < nhave && !dup; j++)
+            dup = have[j] == blocks[i].move;
+        if (dup)
+            continue;
+        int w = 30 + 30 * (blocks[i].order / 64);   /* an impact wall's, by the gain taken */
+        moves[k] = blocks[i].move;
+        prior[k++] = (uint8_t)(w > 255 ? 255 : w);
+    }
+    return k;
+}
+
+/* The other side's best walls on b (the threats), into threats[2 * QR_MAX_SLOTS]. */
+static int own_threats(const qr_board *b, const int d[2], qr_gen_move *threats, qr_board *other)
+{
+    *other = *b;
+    other->to_move = !b->to_move;   /* the generators read only the side and the walls in hand */
+    return qr_search_gen_walls(other, d, threats, 2 * QR_MAX_SLOTS);
+}
+
+/* Own style: pawn moves (shortening steps weighted most), the impact walls, and within
+   MC_OWN_BLOCK_DEPTH plies of the root the blocks. The leaf value reads both sides' best
+   walls from here. */
+static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, uint8_t *prior)
+{
+    qr_gen_move list[QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS], threats[2 * QR_MAX_SLOTS];
+    qr_board other;
     int me = b->to_move, opp = !me;
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     int np = qr_search_gen_pawns(b, d, list);
     int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
-    w->leaf_known = 1;                  /* the list is best first: list[np] is the best wall */
-    w->leaf_d[0] = d[0];
+    int nt = own_threats(b, d, threats, &other);
+    w->leaf_known = 1;                  /* the lists are best first: their first walls are */
+    w->leaf_d[0] = d[0];                /* each side's best */
     w->leaf_d[1] = d[1];
     w->leaf_gain = qr_value_gain_of(b, d, n > np ? &list[np] : NULL);
+    w->leaf_threat = qr_value_gain_of(&other, d, nt ? &threats[0] : NULL);
     for (int i = 0; i < n; i++) {
         moves[i] = list[i].move;
         if (i < np) {
@@ -193,6 +234,8 @@ static int own_children(mc_worker *w, const qr_board *b, int *moves, uint8_t *pr
             prior[i] = (uint8_t)(w < 10 ? 10 : w > 255 ? 255 : w);
         }
     }
+    if (depth <= MC_OWN_BLOCK_DEPTH)
+        n += own_blocks(b, d, threats, nt, moves + np, n - np, MC_OWN_BLOCKS, moves + n, prior + n);
     return n;
 }
 
@@ -244,7 +287,7 @@ static int ref_children(const qr_board *b, int *moves)
 }
 
 /* Give node its children; 0 when there are none or no room, or another thread has the node. */
-static int mc_expand(mc_worker *w, int32_t node, const qr_board *b)
+static int mc_expand(mc_worker *w, int32_t node, const qr_board *b, int depth)
 {
     qr_mcts *t = w->t;
     int moves[QR_MAX_MOVES];
@@ -254,7 +297,7 @@ static int mc_expand(mc_worker *w, int32_t node, const qr_board *b)
     if (!__atomic_compare_exchange_n(&t->nodes[node].child, &unexpanded, -1, 0, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED))
         return 0;
-    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(w, b, moves, prior);
+    int n = t->style == QR_MCTS_REFERENCE ? ref_children(b, moves) : own_children(w, b, depth, moves, prior);
     int32_t first = mc_alloc(t, n);
     if (first)
         for (int i = 0; i < n; i++)
@@ -332,7 +375,7 @@ static double mc_value(const mc_worker *w, const qr_board *b, int expanded)
     facts[QR_FACT_WALLS_ME] = b->walls_left[me];
     facts[QR_FACT_WALLS_OPP] = b->walls_left[opp];
     facts[QR_FACT_GAIN_ME] = w->leaf_gain;
-    facts[QR_FACT_GAIN_OPP] = qr_value_needs_threat() ? qr_value_threat(b, w->leaf_d) : 0;
+    facts[QR_FACT_GAIN_OPP] = w->leaf_threat;
     return qr_value_chance(facts);
 }
 
@@ -406,7 +449,7 @@ static void mc_iterate(mc_worker *w)
     /* the reference style expands a leaf on its second visit (this one counted already) */
     int ready = t->style == QR_MCTS_OWN || node == 0 || t->nodes[node].visits > 1;
     int expanded = qr_board_winner(&b) < 0 && child == 0 && ready &&
-                   len <= MC_MAX_DEPTH && mc_expand(w, node, &b);
+                   len <= MC_MAX_DEPTH && mc_expand(w, node, &b, len - 1);
     if (expanded && t->style == QR_MCTS_REFERENCE) {
         const mc_node *p = &t->nodes[node];
         node = p->child + (int32_t)qr_rng_below(&w->rng, p->nchildren);

@@ -292,6 +292,10 @@ int qr_board_wall_contacts(const qr_board *b, int move);
 int qr_board_check_full(const qr_board *b, int move);
 /* Path length of player from every cell to its goal row into dist[size * size] (-1: none). */
 void qr_board_distances(const qr_board *b, int player, int *dist);
+/* The side to move's blocks, best first, into moves[2 * QR_MAX_SLOTS]: the walls that leave
+   the opponent's best wall against it (among the opponent's 3 best) gaining less, without
+   lengthening its own path; the tree adds them near its root. The count. */
+int qr_board_blocks(const qr_board *b, int *moves);
 
 /* ---- Leaf value (value.c): the tree search's evaluation, learned from self-play -------- */
 

@@ -25,6 +25,7 @@
 #define EVAL_TEMPO 50
 #define SEARCH_WALLS 24             /* walls tried per node, best impact first */
 #define SEARCH_GEN (QR_MAX_PAWN_MOVES + 2 * QR_MAX_SLOTS)
+#define SEARCH_BLOCK_THREATS 3     /* the opponent's best walls a block is measured against */
 #define SEARCH_CLOCK_EVERY 512      /* nodes between two looks at the clock */
 #define SEARCH_INF (QR_SCORE_WIN + 1)
 #define SEARCH_MATE (QR_SCORE_WIN - QR_SEARCH_MAX_DEPTH)
@@ -227,6 +228,85 @@ static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2
     *out = (qr_gen_move){(vertical ? QR_WALL_V : QR_WALL_H) + slot, (1 << 20) + 64 * impact - nd[me],
                      {nd[0], nd[1]}};
     return 1;
+}
+
+static void gen_sort(qr_gen_move *list, int n);
+
+/* Do two walls (orientation, slot) of an m x m slot grid overlap or cross? */
+static int walls_conflict(int v1, int s1, int v2, int s2, int m)
+{
+    if (s1 == s2)
+        return 1;
+    if (v1 != v2)
+        return 0;
+    int along = v1 ? m : 1;
+    return (s1 == s2 + along || s2 == s1 + along) && (v1 || s1 / m == s2 / m);
+}
+
+/* The gain of the opponent's wall (tv, ts) against the side to move, on open masks oe, on
+   where the paths are nd: the side to move's path lengthened less the opponent's, 0 when the
+   wall is illegal there or gains nothing. */
+static int threat_gain(const qr_geom *g, const qr_board *b, qr_bb oe, qr_bb on, const int nd[2],
+                       int tv, int ts)
+{
+    int me = b->to_move, opp = !me, td[2];
+    if (tv)
+        oe = bb_andn(oe, g->wall_cells[1][ts]);
+    else
+        on = bb_andn(on, g->wall_cells[0][ts]);
+    for (int p = 0; p < 2; p++)
+        if ((td[p] = qr_path_bfs(g, oe, on, b->pawn[p], g->goal[p])) < 0)
+            return 0;
+    int gain = (td[me] - nd[me]) - (td[opp] - nd[opp]);
+    return gain > 0 ? gain : 0;
+}
+
+int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats,
+                         int nthreats, qr_gen_move *list, int limit)
+{
+    const qr_geom *g = qr_geom_b(b);
+    int me = b->to_move, opp = !me, m = b->size - 1, k = 0, best = 0;
+    int tv[SEARCH_BLOCK_THREATS], ts[SEARCH_BLOCK_THREATS];
+    uint64_t near = 0;
+    if (nthreats > SEARCH_BLOCK_THREATS)
+        nthreats = SEARCH_BLOCK_THREATS;
+    if (b->walls_left[me] <= 0)
+        return 0;
+    for (int t = 0; t < nthreats; t++) {
+        if (!qr_wall_decode(b, threats[t].move, &tv[t], &ts[t]))
+            return 0;
+        int gain = (threats[t].d[me] - d[me]) - (threats[t].d[opp] - d[opp]);
+        best = gain > best ? gain : best;
+        int x = ts[t] % m, y = ts[t] / m;
+        for (int yy = y - 1; yy <= y + 1; yy++)
+            for (int xx = x - 1; xx <= x + 1; xx++)
+                if (xx >= 0 && yy >= 0 && xx < m && yy < m)
+                    near |= 1ULL << (yy * m + xx);
+    }
+    if (best < 1)
+        return 0;
+    for (int v = 0; v < 2; v++) {
+        for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1) {
+            int slot = __builtin_ctzll(free), nd[2];
+            qr_bb oe, on;
+            qr_open_after_wall(b, v, slot, &oe, &on);
+            for (int p = 0; p < 2; p++)
+                nd[p] = qr_path_bfs(g, oe, on, b->pawn[p], g->goal[p]);
+            if (nd[0] < 0 || nd[1] < 0 || nd[me] > d[me])
+                continue;
+            int left = 0;
+            for (int t = 0; t < nthreats && left < best; t++)
+                if (!walls_conflict(v, slot, tv[t], ts[t], m)) {
+                    int gain = threat_gain(g, b, oe, on, nd, tv[t], ts[t]);
+                    left = gain > left ? gain : left;
+                }
+            if (left < best)
+                list[k++] = (qr_gen_move){(v ? QR_WALL_V : QR_WALL_H) + slot,
+                                          64 * (best - left) + (nd[opp] - d[opp]), {nd[0], nd[1]}};
+        }
+    }
+    gen_sort(list, k);
+    return k < limit ? k : limit;
 }
 
 static int gen_order_cmp(const void *a, const void *b)

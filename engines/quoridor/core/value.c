@@ -3,10 +3,10 @@
    self-play games (value_weights.h, written by engines/quoridor/learn_value.py).
 
    The facts: both shortest paths, both walls in hand, and what each side's best wall would
-   gain now (the opponent's path lengthened less its own, at least 0). The side to move's best
-   wall comes free from the tree's expansion of the leaf; the other side's costs a second wall
-   generation, so the tree computes it only when its weight is not zero. With no wall left on
-   either side the game is a race, and the value is the race's (0.97 / 0.03). */
+   gain now (the opponent's path lengthened less its own, at least 0). In the tree both come
+   free from the leaf's expansion, which generates the other side's walls too (the threats its
+   blocks answer). With no wall left on either side the game is a race, and the value is the
+   race's (0.97 / 0.03). */
 #include "quoridor.h"
 #include "internal.h"
 
@@ -37,11 +37,6 @@ int qr_value_threat(const qr_board *b, const int d[2])
     qr_board other = *b;
     other.to_move = !b->to_move;    /* the generators read only the side and the walls in hand */
     return value_best_gain(&other, d);
-}
-
-int qr_value_needs_threat(void)
-{
-    return VALUE_WEIGHTS[QR_FEATURE_THREAT] != 0.0;
 }
 
 int qr_leaf_facts(const qr_board *b, int *facts)

@@ -195,6 +195,22 @@ static void check_leaf_value(const qr_board *b)
     CHECK(v > 0.0 && v < 1.0);
 }
 
+/* The blocks are legal walls of the side to move, none twice, none lengthening its path. */
+static void check_blocks(const qr_board *b)
+{
+    int moves[2 * QR_MAX_SLOTS], n = qr_board_blocks(b, moves), me = b->to_move;
+    CHECK(n >= 0 && n <= 2 * QR_MAX_SLOTS && (n == 0 || b->walls_left[me] > 0));
+    for (int i = 0; i < n; i++) {
+        CHECK(moves[i] >= QR_WALL_H && qr_board_check_full(b, moves[i]) == QR_OK);
+        for (int j = 0; j < i; j++)
+            CHECK(moves[j] != moves[i]);
+        qr_board after = *b;
+        qr_undo u;
+        qr_board_play(&after, moves[i], &u);
+        CHECK(qr_board_path_length(&after, me) == qr_board_path_length(b, me));
+    }
+}
+
 static void op_inspect(fuzz *f)
 {
     const qr_board *b = qr_game_board(f->g);
@@ -210,6 +226,7 @@ static void op_inspect(fuzz *f)
         check_shortest_path(b, p, dist);
     }
     check_leaf_value(b);
+    check_blocks(b);
     CHECK(same_board(b, &before));
 }
 

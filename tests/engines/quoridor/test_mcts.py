@@ -217,3 +217,92 @@ def test_threads_stop_at_the_deadline():
     result = eng.search(seconds=0.2)
     assert result["threads"] == 2 and result["playouts"] > 0 and result["seconds"] < 2.0
     assert _tree_ok(eng) == result["nodes"]
+
+
+# A game our engine (black) lost to the reference method (match seed 67), up to the bot's
+# winning wall c6h: after it black has no wall left that lengthens white's path (each would
+# close it), so black's 8 walls in hand are worth nothing. c6h lengthens no path, so the tree's
+# wall generator never yields it; the blocks do.
+LOST_TO_A_BLOCK = ("e5h e8 e2 e7 e3 e6 d6v f6 f6v f7 f8v e7 d7h f7 e7v f8 d3 f9 d4 e9 d5 d9 c5 "
+                   "c9 c6 c8 c7 c8h a8v c6 c8 b7v").split()
+
+
+def _gain(game, player, wall, walls):
+    """PLAYER's wall WALL on top of WALLS: the other's path lengthened less its own; None when
+    it is illegal there."""
+    trial = rules.Game(game.size, 0, game.edge_diagonal)
+    trial.set_position(game.pawns, walls, [1, 1], player)
+    if trial.why_wall_illegal(wall) is not None:
+        return None
+    before = [game.path_length(p, walls) for p in (0, 1)]
+    after = [game.path_length(p, walls | {wall}) for p in (0, 1)]
+    return (after[1 - player] - before[1 - player]) - (after[player] - before[player])
+
+
+def _threats(game, player, walls):
+    """PLAYER's walls that lengthen the other's path, with their gains, on top of WALLS."""
+    trial = rules.Game(game.size, 0, game.edge_diagonal)
+    trial.set_position(game.pawns, walls, [1, 1], player)
+    other = 1 - player
+    out = {}
+    for wall in trial.legal_walls():
+        if game.path_length(other, walls | {wall}) > game.path_length(other, walls):
+            out[wall] = _gain(game, player, wall, walls)
+    return out
+
+
+def test_the_blocks_of_a_lost_game_hold_the_winning_wall_and_the_tree_finds_it():
+    eng = QuoridorEngine(9, seed=1)
+    for move in LOST_TO_A_BLOCK:
+        eng.play(move)
+    assert [rules.move_name(b) for b in eng.blocks()] == ["c6h"]
+    ref = rules.Game(9)
+    for move in LOST_TO_A_BLOCK:
+        ref.play(move)
+    assert max(_threats(ref, 1, ref.walls).values()) == 3                  # black's best now
+    assert not _threats(ref, 1, ref.walls | {rules.parse_move("c6h")})     # none after it
+    result = eng.search(playouts=20000)
+    assert result["move"] == "c6h" and result["winrate"] > 0.9
+    # a ply earlier black's tree has c6h among white's replies: b7v no longer looks like a win
+    # (without the blocks the tree rated it 0.99)
+    black = QuoridorEngine(9, seed=1)
+    for move in LOST_TO_A_BLOCK[:-1]:
+        black.play(move)
+    result = black.search(playouts=20000)
+    assert result["winrate"] < 0.5
+    assert all(score < 0 for move, score in result["candidates"] if move == "b7v")
+
+
+@pytest.mark.parametrize("size", [5, 7, 9])
+def test_every_block_takes_gain_from_a_best_threat_without_costing_a_step(size):
+    """Found the slow way with rules.py: a block is a legal wall of the side to move that keeps
+    its own path as it is, and after it one of the opponent's best walls against it is illegal
+    or gains less. Without a threat that gains a step, or without walls, there are none."""
+    rng, seen = random.Random(size), 0
+    for _ in range(40):
+        ref, eng = rules.Game(size), QuoridorEngine(size)
+        for _ in range(rng.randrange(4 * size)):
+            wall = ref.walls_left[ref.to_move] > 0 and rng.random() < 0.4
+            move = rng.choice((ref.legal_walls() if wall else []) or ref.legal_pawn_moves())
+            ref.play(move)
+            eng.play(move)
+            if ref.winner is not None:
+                break
+        if ref.winner is not None:
+            continue
+        me, opp = ref.to_move, 1 - ref.to_move
+        blocks = eng.blocks()
+        threats = _threats(ref, opp, ref.walls) if ref.walls_left[opp] else {}
+        best = max(threats.values(), default=0)
+        if best < 1 or not ref.walls_left[me]:
+            assert blocks == []
+            continue
+        assert len(set(blocks)) == len(blocks)
+        for block in blocks:
+            assert ref.why_wall_illegal(block) is None
+            walls = ref.walls | {block}
+            assert ref.path_length(me, walls) == ref.path_length(me)
+            after = [_gain(ref, opp, t, walls) for t, g in threats.items() if g == best]
+            assert any(g is None or g < best for g in after), block
+            seen += 1
+    assert seen >= 10, seen
