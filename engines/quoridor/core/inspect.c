@@ -33,17 +33,15 @@ void qr_board_distances(const qr_board *b, int player, int *dist)
     }
 }
 
-/* As the tree search finds them (mcts.c's own_children): the threats are the other side's
-   walls, generated as for its move. */
+/* As the tree search finds them (mcts.c's own_children), against the other side's threats. */
 int qr_board_blocks(const qr_board *b, int *moves)
 {
     qr_gen_move threats[2 * QR_MAX_SLOTS], blocks[2 * QR_MAX_SLOTS];
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
         return 0;
-    qr_board other = *b;
-    other.to_move = !b->to_move;
-    int nt = qr_search_gen_walls(&other, d, threats, 2 * QR_MAX_SLOTS);
+    qr_board other;
+    int nt = qr_search_gen_threats(b, d, threats, &other);
     int n = qr_search_gen_blocks(b, d, threats, nt, blocks, 2 * QR_MAX_SLOTS);
     for (int i = 0; i < n; i++)
         moves[i] = blocks[i].move;

@@ -130,6 +130,11 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list);
    for 2 * QR_MAX_SLOTS). Order is (1 << 20) + 64 * impact - own new length. */
 int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit);
 
+/* The threats against b's side to move: the other side's walls as qr_search_gen_walls yields
+   them for its move, all of them (list needs room for 2 * QR_MAX_SLOTS); *other is b with the
+   other side to move, the board their gains are seen from (qr_value_gain_of). */
+int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, qr_board *other);
+
 /* The side to move's blocks: walls near one of threats (the opponent's best walls against
    it, generated for the opponent, best first; the first 3 are read) that leave it with a
    smaller best threat among them: the threat is crossed or overlapped, made illegal (it would

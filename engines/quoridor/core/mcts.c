@@ -199,14 +199,6 @@ static int own_blocks(const qr_board *b, const int d[2], const qr_gen_move *thre
     return k;
 }
 
-/* The other side's best walls on b (the threats), into threats[2 * QR_MAX_SLOTS]. */
-static int own_threats(const qr_board *b, const int d[2], qr_gen_move *threats, qr_board *other)
-{
-    *other = *b;
-    other->to_move = !b->to_move;   /* the generators read only the side and the walls in hand */
-    return qr_search_gen_walls(other, d, threats, 2 * QR_MAX_SLOTS);
-}
-
 /* Own style: pawn moves (shortening steps weighted most), the impact walls, and within
    MC_OWN_BLOCK_DEPTH plies of the root the blocks. The leaf value reads both sides' best
    walls from here. */
@@ -218,7 +210,7 @@ static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, 
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     int np = qr_search_gen_pawns(b, d, list);
     int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
-    int nt = own_threats(b, d, threats, &other);
+    int nt = qr_search_gen_threats(b, d, threats, &other);
     w->leaf_known = 1;                  /* the lists are best first: their first walls are */
     w->leaf_d[0] = d[0];                /* each side's best */
     w->leaf_d[1] = d[1];

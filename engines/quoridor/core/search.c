@@ -232,6 +232,13 @@ static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2
 
 static void gen_sort(qr_gen_move *list, int n);
 
+int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, qr_board *other)
+{
+    *other = *b;
+    other->to_move = !b->to_move;   /* the generators read only the side and the walls in hand */
+    return qr_search_gen_walls(other, d, list, 2 * QR_MAX_SLOTS);
+}
+
 /* Do two walls (orientation, slot) of an m x m slot grid overlap or cross? */
 static int walls_conflict(int v1, int s1, int v2, int s2, int m)
 {

@@ -34,9 +34,9 @@ static int value_best_gain(const qr_board *b, const int d[2])
 
 int qr_value_threat(const qr_board *b, const int d[2])
 {
-    qr_board other = *b;
-    other.to_move = !b->to_move;    /* the generators read only the side and the walls in hand */
-    return value_best_gain(&other, d);
+    qr_gen_move list[2 * QR_MAX_SLOTS];
+    qr_board other;
+    return qr_search_gen_threats(b, d, list, &other) > 0 ? qr_value_gain_of(&other, d, &list[0]) : 0;
 }
 
 int qr_leaf_facts(const qr_board *b, int *facts)
