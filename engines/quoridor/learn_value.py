@@ -15,10 +15,16 @@ training and play see the same description of a position.
 With `selfplay --reference ROLLOUTS`, one side of each game is the reference method instead
 (core/mcts.c's copy of quoridor-ai), which spends its walls early on corridors and traps:
 self-play alone rarely reaches positions where one side holds many more walls than the other.
+Those games' winners are confounded with the players' strength, though (the side that spent its
+walls was the weaker bot). `selfplay --start-from GAMES` replays a position taken from such games
+(game and ply drawn by the seed) and lets the engine play both sides from there, so the winner
+says what the position is worth between equal players; `fit` learns only from the positions
+after the replayed start.
 
 Games are JSON lines: {"seed", "size", "walls", "playouts", "moves", "winner"} (winner 0 for
-the player starting on e1, 1, or null for a game without one, which the fit leaves out), and
-{"reference": {"player", "rollouts"}} for a game against the reference method.
+the player starting on e1, 1, or null for a game without one, which the fit leaves out),
+{"reference": {"player", "rollouts"}} for a game against the reference method, and {"start": N}
+for a game whose first N moves were replayed from another game.
 """
 from __future__ import annotations
 
@@ -61,6 +67,17 @@ class SelfPlay:
                                      # of each game is that bot (level and colour by the seed)
 
 
+def start_position(records: list[dict], seed: int, margin: int = 4) -> list[str]:
+    """The moves that lead to the start of game SEED when starting from other games: a game of
+    RECORDS and a ply in it, at least MARGIN plies from either end, drawn by the seed."""
+    rng = random.Random(f"quoridor-value-start:{seed}")
+    usable = [r for r in records if len(r["moves"]) > 2 * margin]
+    if not usable:
+        raise NoPositions(f"no game of more than {2 * margin} moves to start from")
+    moves = rng.choice(usable)["moves"]
+    return moves[:rng.randint(margin, len(moves) - margin)]
+
+
 def _opponent(conf: SelfPlay, seed: int):
     """(the bot's player, its rollouts) for a game against the reference method, or None."""
     if not conf.reference:
@@ -68,12 +85,16 @@ def _opponent(conf: SelfPlay, seed: int):
     return seed % 2, conf.reference[(seed // 2) % len(conf.reference)]
 
 
-def play_game(conf: SelfPlay, seed: int) -> dict:
-    """One game of the engine against itself; its record as a dict (see the module doc)."""
+def play_game(conf: SelfPlay, seed: int, start: list[str] | None = None) -> dict:
+    """One game of the engine against itself; its record as a dict (see the module doc).
+    With START (moves), the game replays them instead of a random opening."""
     rng = random.Random(f"quoridor-value:{seed}")
     eng = QuoridorEngine(size=conf.size, seed=seed, mcts_megabytes=32)
     walls = eng.walls_left[0]
-    for _ in range(conf.opening_plies):
+    for move in start or ():
+        eng.play(move)
+    first = len(start) if start else conf.opening_plies     # where the searched moves begin
+    for _ in range(0 if start else conf.opening_plies):
         use_wall = eng.walls_left[eng.to_move] > 0 and rng.random() < 0.25
         options = eng.legal_walls() if use_wall else eng.legal_pawn_moves()
         eng.play(rng.choice(options or eng.legal_pawn_moves()))
@@ -86,7 +107,7 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
         else:
             r = eng.search(playouts=conf.playouts, engine="mcts")
         move = r["move"]
-        if len(eng.moves()) < conf.opening_plies + conf.sample_plies and r["candidate_visits"]:
+        if len(eng.moves()) < first + conf.sample_plies and r["candidate_visits"]:
             names = [c[0] for c in r["candidates"]]
             move = rng.choices(names, weights=r["candidate_visits"])[0]
         if move is None:
@@ -96,6 +117,8 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
            "moves": eng.moves(), "winner": eng.winner}
     if bot:
         out["reference"] = {"player": bot[0], "rollouts": bot[1]}
+    if start:
+        out["start"] = len(start)
     return out
 
 
@@ -103,9 +126,12 @@ def _play(task):
     return play_game(*task)
 
 
-def selfplay(conf: SelfPlay, games: int, seed: int, jobs: int, echo=print) -> list[dict]:
-    """GAMES games on JOBS processes, seeds SEED.., with a progress line now and then."""
-    tasks = [(conf, seed + i) for i in range(games)]
+def selfplay(conf: SelfPlay, games: int, seed: int, jobs: int, echo=print,
+             start_from: list[dict] | None = None) -> list[dict]:
+    """GAMES games on JOBS processes, seeds SEED.., with a progress line now and then; with
+    START_FROM (game records), each game starts from a position of one of them."""
+    tasks = [(conf, seed + i, start_position(start_from, seed + i) if start_from else None)
+             for i in range(games)]
     out, start = [], time.monotonic()
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for rec in pool.imap_unordered(_play, tasks):
@@ -125,7 +151,7 @@ class Samples:
 
 def samples(records) -> Samples:
     """Every position of every decided game where a wall is still in hand (a race without
-    walls has its own exact value)."""
+    walls has its own exact value), from the game's replayed start on."""
     facts = ffi.new("int[]", lib.QR_LEAF_FACTS)
     feats = ffi.new("double[]", lib.QR_VALUE_FEATURES)
     x, y, chance, game = [], [], [], []
@@ -133,9 +159,9 @@ def samples(records) -> Samples:
         if rec.get("winner") not in (0, 1):
             continue
         eng = QuoridorEngine(size=rec["size"], walls=rec.get("walls"))
-        for move in rec["moves"]:
+        for ply, move in enumerate(rec["moves"]):
             b = eng.board
-            if lib.qr_leaf_facts(b, facts) == lib.QR_OK and (
+            if ply >= rec.get("start", 0) and lib.qr_leaf_facts(b, facts) == lib.QR_OK and (
                     facts[lib.QR_FACT_WALLS_ME] or facts[lib.QR_FACT_WALLS_OPP]):
                 lib.qr_value_features(facts, feats)
                 x.append(list(feats))
@@ -223,12 +249,23 @@ def main():
               help="Play against the reference method (quoridor-ai's) at these rollouts a "
                    "move instead of self-play: game i's bot takes player i % 2 and the "
                    "levels in turn, so the data holds its early walls and corridors.")
+@click.option("--start-from", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Start each game from a position of these game records (game and ply "
+                   "by the seed) instead of a random opening; the engine plays both sides.")
+@click.option("--sample-plies", default=SelfPlay.sample_plies, show_default=True,
+              type=click.IntRange(0), help="Moves drawn by the search's visits after the "
+                                           "opening (or the start), for variety.")
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
-def selfplay_cmd(games, playouts, size, seed, jobs, reference, out):
+def selfplay_cmd(games, playouts, size, seed, jobs, reference, start_from, sample_plies, out):
     """Play GAMES self-play games (or games against the reference method) and write them as
     JSON lines to OUT."""
-    conf = SelfPlay(size=int(size), playouts=playouts, reference=reference)
-    recs = selfplay(conf, games, seed, jobs, echo=click.echo)
+    conf = SelfPlay(size=int(size), playouts=playouts, reference=reference,
+                    sample_plies=sample_plies)
+    with named_errors():
+        starts = read_records(start_from) if start_from else None
+        if starts and any(r.get("size", 9) != conf.size for r in starts):
+            raise NoPositions(f"{start_from} holds games of another size than --size {size}")
+        recs = selfplay(conf, games, seed, jobs, echo=click.echo, start_from=starts)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out, "".join(json.dumps(r) + "\n" for r in recs))
     decided = sum(r["winner"] in (0, 1) for r in recs)

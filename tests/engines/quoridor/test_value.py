@@ -166,3 +166,44 @@ def test_fit_refuses_a_file_that_is_not_game_records(tmp_path):
     out = CliRunner().invoke(learn_value.main, ["fit", str(bad)])
     assert out.exit_code == 1
     assert f"{bad}:2 is not a JSON game record" in out.output and "learn_value selfplay" in out.output
+
+
+def test_selfplay_from_other_games_replays_their_positions_and_fits_only_what_follows(tmp_path):
+    source, games = tmp_path / "bot.jsonl", tmp_path / "resumed.jsonl"
+    runner = CliRunner()
+    out = runner.invoke(learn_value.main, ["selfplay", "--games", "3", "--playouts", "100", "--size",
+                                           "5", "--jobs", "1", "--reference", "50", "-o", str(source)])
+    assert out.exit_code == 0, out.output
+    prefixes = [r["moves"] for r in learn_value.read_records(source)]
+    out = runner.invoke(learn_value.main, ["selfplay", "--games", "5", "--playouts", "100", "--size",
+                                           "5", "--jobs", "1", "--seed", "40", "--sample-plies",
+                                           "0", "--start-from", str(source), "-o", str(games)])
+    assert out.exit_code == 0, out.output
+    records = learn_value.read_records(games)
+    for r in records:       # the start is a prefix of a source game, 4 plies or more from its ends
+        assert "reference" not in r and any(
+            r["moves"][:r["start"]] == p[:r["start"]] and 4 <= r["start"] <= len(p) - 4 for p in prefixes)
+        ref = rules.Game(5)
+        for move in r["moves"]:
+            ref.play(move)
+        assert ref.winner == r["winner"]
+        eng = QuoridorEngine(5, seed=r["seed"], mcts_megabytes=32)
+        for move in r["moves"][:r["start"]]:
+            eng.play(move)      # with no sampled plies, the first searched move is the search's
+        assert eng.search(playouts=100, engine="mcts")["move"] == r["moves"][r["start"]]
+    # the fit learns from the positions after the start only
+    whole = [dict(r, start=0) for r in records if r["winner"] in (0, 1)]
+    resumed = [r for r in records if r["winner"] in (0, 1)]
+    cut = sum(r["start"] for r in resumed)
+    assert 0 < len(learn_value.samples(resumed).y) < len(learn_value.samples(whole).y)
+    assert len(learn_value.samples(whole).y) - len(learn_value.samples(resumed).y) <= cut
+
+
+def test_selfplay_refuses_start_games_of_another_size(tmp_path):
+    source = tmp_path / "nine.jsonl"
+    source.write_text(json.dumps({"seed": 1, "size": 9, "walls": 10, "moves": ["e2", "e8", "e3", "e7"] * 3,
+                                  "winner": None}) + "\n")
+    out = CliRunner().invoke(learn_value.main, ["selfplay", "--games", "1", "--size", "5",
+                                                "--start-from", str(source), "-o", str(tmp_path / "g.jsonl")])
+    assert out.exit_code != 0
+    assert "another size" in out.output and not (tmp_path / "g.jsonl").exists()
