@@ -135,14 +135,15 @@ int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, in
    other side to move, the board their gains are seen from (qr_value_gain_of). */
 int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, qr_board *other);
 
-/* The side to move's blocks: walls near one of threats (the opponent's best walls against
-   it, generated for the opponent, best first; the first 3 are read) that leave it with a
-   smaller best threat among them: the threat is crossed or overlapped, made illegal (it would
-   then close the last path) or made to gain less. Only walls that do not lengthen the side to
+/* The side to move's blocks: walls anywhere on the board that leave it with a smaller best
+   threat among threats (the opponent's best walls against it, generated for the opponent,
+   best first; the first 3 are read): the threat is crossed or overlapped, made to gain less,
+   or made illegal (it would then close the last path), which a wall far from the threat does
+   by closing the route of the threat's detour. Only walls that do not lengthen the side to
    move's own path. Best first (threat gain taken away, then the opponent's path lengthened),
    at most limit (list needs room for 2 * QR_MAX_SLOTS); order is 64 * the gain taken away +
-   the opponent's path lengthened. About 8 path searches a candidate: for the first plies of a
-   tree only. */
+   the opponent's path lengthened. Up to 8 path searches a legal wall (20-40 us a call on 9x9):
+   for the first plies of a tree only. */
 int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats,
                          int nthreats, qr_gen_move *list, int limit);
 

@@ -2,11 +2,14 @@
 
    QR_MCTS_OWN: PUCT. A node is expanded on its first visit into the pawn moves, the walls
    of the alpha-beta's generator (those that lengthen one of the opponent's shortest paths,
-   best 24) and, up to 3 plies below the root, the blocks (search.c): walls that leave the
-   opponent's best wall against the side to move gaining less (crossed, overlapped, made
+   best 24) and, up to 3 plies below the root, the blocks (search.c): walls anywhere that leave
+   the opponent's best wall against the side to move gaining less (crossed, overlapped, made
    illegal or made weaker) without lengthening its own path, the defensive walls the generator
-   cannot see. Priors come from path impact (a block's from the gain it takes away; +64 Elo in
-   self-play, bench/README.md). A kept tree's nodes keep the children they were expanded with.
+   cannot see; and at the root and its children every other legal wall (the quiet walls: a trap
+   of two walls set up or spoiled), with the least prior. Priors come from path impact (a
+   block's from the gain it takes away; +64 Elo in self-play, bench/README.md). A kept tree's
+   nodes keep the children they were expanded with; the new root and its children get the
+   quiet walls they lack.
    The leaf is valued by value.c's learned chance of the side to move (paths, walls in hand
    and each side's best wall, which the leaf's expansion has just found), or, with
    QR_MCTS_LEAF_ROLLOUT, by one guided rollout.
@@ -49,6 +52,8 @@
 #define MC_OWN_WALLS 24
 #define MC_OWN_BLOCKS 8             /* blocks a node gets, best first */
 #define MC_OWN_BLOCK_DEPTH 3        /* nodes this many plies below the root or fewer get blocks */
+#define MC_OWN_QUIET_DEPTH 1        /* ... and every other legal wall */
+#define MC_OWN_QUIET_PRIOR 5
 #define MC_OWN_C 1.5
 #define MC_OWN_FPU 0.2              /* an unvisited child: the parent's value less this */
 #define MC_REF_C 0.2
@@ -199,6 +204,26 @@ static int own_blocks(const qr_board *b, const int d[2], const qr_gen_move *thre
     return k;
 }
 
+/* Own style, at the first plies: every other legal wall of the side to move (not among
+   have[0..nhave)), with the least prior, so that the tree can find the quiet walls that
+   neither lengthen a path nor take a single wall's gain away (a trap of two walls set up or
+   spoiled). */
+static int own_quiet(const qr_board *b, const int *have, int nhave, int *moves, uint8_t *prior)
+{
+    int legal[2 * QR_MAX_SLOTS], k = 0;
+    int nl = b->walls_left[b->to_move] > 0 ? qr_board_legal_walls(b, legal) : 0;
+    for (int i = 0; i < nl; i++) {
+        int dup = 0;
+        for (int j = 0; j < nhave && !dup; j++)
+            dup = have[j] == legal[i];
+        if (!dup) {
+            moves[k] = legal[i];
+            prior[k++] = MC_OWN_QUIET_PRIOR;
+        }
+    }
+    return k;
+}
+
 /* Own style: pawn moves (shortening steps weighted most), the impact walls, and within
    MC_OWN_BLOCK_DEPTH plies of the root the blocks. The leaf value reads both sides' best
    walls from here. */
@@ -228,6 +253,8 @@ static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, 
     }
     if (depth <= MC_OWN_BLOCK_DEPTH)
         n += own_blocks(b, d, threats, nt, moves + np, n - np, MC_OWN_BLOCKS, moves + n, prior + n);
+    if (depth <= MC_OWN_QUIET_DEPTH)
+        n += own_quiet(b, moves + np, n - np, moves + n, prior + n);
     return n;
 }
 
@@ -586,10 +613,11 @@ static int32_t mc_find(const qr_mcts *t, const qr_board *b)
 }
 
 /* Make node the root, its subtree copied breadth first to the front of the array (each node's
-   children stay one block). 0 when there is no memory for the copy: start afresh. */
-static int mc_keep(qr_mcts *t, int32_t node)
+   children stay one block; blocks left behind by mc_add_quiet are dropped). 0 when there is no
+   memory for the copy: start afresh. moved: mc_add_quiet moved a block (node 0 is copied then). */
+static int mc_keep(qr_mcts *t, int32_t node, int moved)
 {
-    if (node == 0)
+    if (node == 0 && !moved)
         return 1;
     mc_node *copy = malloc((size_t)t->used * sizeof *copy);
     if (!copy)
@@ -610,11 +638,43 @@ static int mc_keep(qr_mcts *t, int32_t node)
     return 1;
 }
 
+/* A node to be kept within MC_OWN_QUIET_DEPTH (1) plies of the new root was expanded deeper,
+   without the quiet walls: its children move to a new block at the end with them appended
+   (mc_keep then drops the old block). b: the node's position. 1 when it moved the block. */
+static int mc_add_quiet(qr_mcts *t, int32_t node, const qr_board *b)
+{
+    int have[QR_MAX_MOVES], moves[QR_MAX_MOVES];
+    uint8_t prior[QR_MAX_MOVES];
+    mc_node *p = &t->nodes[node];
+    int n = p->nchildren;
+    if (p->child <= 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        have[i] = t->nodes[p->child + i].move;
+    int k = own_quiet(b, have, n, moves, prior);
+    int32_t first = k ? mc_alloc(t, n + k) : 0;
+    if (!first)
+        return 0;
+    memcpy(&t->nodes[first], &t->nodes[p->child], (size_t)n * sizeof *t->nodes);
+    for (int i = 0; i < k; i++)
+        t->nodes[first + n + i] = (mc_node){0.0f, 0, 0, (int16_t)moves[i], 0, prior[i]};
+    p->child = first;
+    p->nchildren = (uint8_t)(n + k);
+    return 1;
+}
+
 /* The root of this run: kept from the last tree when reuse finds b in it, else a new node. */
 static void mc_root(qr_mcts *t, const qr_board *b, const qr_mcts_opts *o)
 {
     int32_t node = o && o->reuse && t->style == QR_MCTS_OWN ? mc_find(t, b) : -1;
-    if (node < 0 || !mc_keep(t, node)) {
+    int moved = node >= 0 && mc_add_quiet(t, node, b);
+    for (int i = 0; node >= 0 && i < t->nodes[node].nchildren; i++) {
+        qr_board x = *b;
+        qr_undo u;
+        qr_board_play(&x, t->nodes[t->nodes[node].child + i].move, &u);
+        moved |= mc_add_quiet(t, t->nodes[node].child + i, &x);
+    }
+    if (node < 0 || !mc_keep(t, node, moved)) {
         t->nodes[0] = (mc_node){0.0f, 0, 0, -1, 0, 1};
         t->used = 1;
     }

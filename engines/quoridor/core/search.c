@@ -274,7 +274,6 @@ int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *t
     const qr_geom *g = qr_geom_b(b);
     int me = b->to_move, opp = !me, m = b->size - 1, k = 0, best = 0;
     int tv[SEARCH_BLOCK_THREATS], ts[SEARCH_BLOCK_THREATS];
-    uint64_t near = 0;
     if (nthreats > SEARCH_BLOCK_THREATS)
         nthreats = SEARCH_BLOCK_THREATS;
     if (b->walls_left[me] <= 0)
@@ -284,16 +283,11 @@ int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *t
             return 0;
         int gain = (threats[t].d[me] - d[me]) - (threats[t].d[opp] - d[opp]);
         best = gain > best ? gain : best;
-        int x = ts[t] % m, y = ts[t] / m;
-        for (int yy = y - 1; yy <= y + 1; yy++)
-            for (int xx = x - 1; xx <= x + 1; xx++)
-                if (xx >= 0 && yy >= 0 && xx < m && yy < m)
-                    near |= 1ULL << (yy * m + xx);
     }
     if (best < 1)
         return 0;
     for (int v = 0; v < 2; v++) {
-        for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1) {
+        for (uint64_t free = g->slots & ~qr_walls_forbidden(b, v); free; free &= free - 1) {
             int slot = __builtin_ctzll(free), nd[2];
             qr_bb oe, on;
             qr_open_after_wall(b, v, slot, &oe, &on);

@@ -262,7 +262,7 @@ def test_the_blocks_of_a_lost_game_hold_the_winning_wall_and_the_tree_finds_it()
     assert max(_threats(ref, 1, ref.walls).values()) == 3                  # black's best now
     assert not _threats(ref, 1, ref.walls | {rules.parse_move("c6h")})     # none after it
     result = eng.search(playouts=20000)
-    assert result["move"] == "c6h" and result["winrate"] > 0.9
+    assert result["move"] == "c6h" and result["winrate"] > 0.7
     # a ply earlier black's tree has c6h among white's replies: b7v no longer looks like a win
     # (without the blocks the tree rated it 0.99)
     black = QuoridorEngine(9, seed=1)
@@ -273,11 +273,83 @@ def test_the_blocks_of_a_lost_game_hold_the_winning_wall_and_the_tree_finds_it()
     assert all(score < 0 for move, score in result["candidates"] if move == "b7v")
 
 
+# Another game our engine (white) lost to the reference method (match seed 6), up to the bot's
+# winning wall h5h. White's best walls a3v, a2h and a1h would each add 6 steps to black's path
+# by sending it round through the h and i columns; h5h, five columns away, closes that route,
+# so each of them would close black's last path (illegal), and white's 7 walls in hand are
+# worth nothing, it seemed. Blocks found only near the threats missed it: white's tree rated g5v
+# 0.99; and after h5h it did not see its quiet e3h, which wins all the same.
+LOST_TO_A_FAR_BLOCK = ("d1 f9 d2 c2h e2 e2h f2 f1v g2h b2v f1 f8 e1 f7 d1 f6 c1 g6 b1 g5 b2 b3h "
+                       "a2 f5h a3 a4h a4 c4h b4 g4 g3v e4h g5v").split()
+
+
+def test_a_block_far_from_the_threats_makes_them_illegal_and_the_tree_finds_it():
+    ref = rules.Game(9)
+    for move in LOST_TO_A_FAR_BLOCK:
+        ref.play(move)
+    threats = _threats(ref, 0, ref.walls)
+    best = {rules.move_name(w) for w, g in threats.items() if g == max(threats.values())}
+    assert best == {"a3v", "a2h", "a1h"} and max(threats.values()) == 6
+    eng = QuoridorEngine(9, seed=1)
+    for move in LOST_TO_A_FAR_BLOCK:
+        eng.play(move)
+    blocks = [rules.move_name(b) for b in eng.blocks()]
+    assert set(blocks) == {"h3h", "h4h", "h5h", "h6h"}
+    for block in blocks:        # far away, each makes every best threat illegal
+        walls = ref.walls | {rules.parse_move(block)}
+        assert all(_gain(ref, 0, rules.parse_move(t), walls) is None for t in best), block
+    assert eng.search(playouts=20000)["move"] in blocks
+    # a ply earlier white's tree has them among black's replies: g5v is no longer its move
+    white = QuoridorEngine(9, seed=1)
+    for move in LOST_TO_A_FAR_BLOCK[:-1]:
+        white.play(move)
+    result = white.search(playouts=20000)
+    assert result["move"] != "g5v"
+    assert result["candidates"][0][1] > dict(result["candidates"])["g5v"]
+    # and the game was not lost after h5h: white's quiet e3h (it lengthens no path now) sets up
+    # the walls that still trap black, which the tree finds among its quiet walls
+    ref.play("h5h")
+    eng.play("h5h")
+    e3h = rules.parse_move("e3h")
+    assert [ref.path_length(p, ref.walls | {e3h}) for p in (0, 1)] == [ref.path_length(0), ref.path_length(1)]
+    result = eng.search(playouts=20000)
+    assert result["move"] == "e3h" and result["winrate"] > 0.85
+
+
+# A third lost game (match seed 77, our engine black), up to the bot's e6v: it lengthens no
+# path and takes no single wall's gain away (black's best walls gain 2 before and after), so it
+# is neither an impact wall nor a block; it spoils a plan of two black walls. Black's tree rated
+# g6v 0.90, and after e6v 0.02. Only the quiet walls of the first plies let the tree see it.
+LOST_TO_A_QUIET_WALL = ("e2 h5v e3 e8 e4 e7 e5 e7h e4h c7h c4h g7h g4h a7h a4h f7 f5 g7 h8v h7 "
+                        "f3h i7 h3h i6 d3h i5 f6 g6v").split()
+
+
+def test_the_tree_finds_a_quiet_wall_that_is_neither_an_impact_wall_nor_a_block():
+    ref = rules.Game(9)
+    for move in LOST_TO_A_QUIET_WALL:
+        ref.play(move)
+    e6v = rules.parse_move("e6v")
+    assert ref.why_wall_illegal(e6v) is None
+    assert [ref.path_length(p, ref.walls | {e6v}) for p in (0, 1)] == [ref.path_length(0), ref.path_length(1)]
+    black_best = max(_threats(ref, 1, ref.walls).values())
+    assert max(_threats(ref, 1, ref.walls | {e6v}).values()) == black_best == 2
+    eng = QuoridorEngine(9, seed=1)
+    for move in LOST_TO_A_QUIET_WALL:
+        eng.play(move)
+    assert "e6v" not in [rules.move_name(b) for b in eng.blocks()]
+    assert eng.search(playouts=20000)["move"] == "e6v"
+    black = QuoridorEngine(9, seed=1)
+    for move in LOST_TO_A_QUIET_WALL[:-1]:
+        black.play(move)
+    assert black.search(playouts=20000)["winrate"] < 0.75
+
+
 @pytest.mark.parametrize("size", [5, 7, 9])
 def test_every_block_takes_gain_from_a_best_threat_without_costing_a_step(size):
-    """Found the slow way with rules.py: a block is a legal wall of the side to move that keeps
-    its own path as it is, and after it one of the opponent's best walls against it is illegal
-    or gains less. Without a threat that gains a step, or without walls, there are none."""
+    """Found the slow way with rules.py: a block is a legal wall of the side to move, anywhere,
+    that keeps its own path as it is, and after it one of the opponent's best walls against it
+    is illegal or gains less. Without a threat that gains a step, or without walls, there are
+    none."""
     rng, seen = random.Random(size), 0
     for _ in range(40):
         ref, eng = rules.Game(size), QuoridorEngine(size)
