@@ -183,19 +183,25 @@ static int32_t mc_alloc(qr_mcts *t, int n)
     return (int32_t)used;
 }
 
-/* Own style, near the root: the blocks of b's side to move (search.c) that are not among
-   have[0..nhave), at most room, with priors as an impact wall's by the threat gain they take
-   away. threats: the opponent's walls, best first (nt of them). */
+/* Is move among moves[0..n)? */
+static int mc_has(const int *moves, int n, int move)
+{
+    for (int i = 0; i < n; i++)
+        if (moves[i] == move)
+            return 1;
+    return 0;
+}
+
+/* Own style, near the root: the best MC_OWN_BLOCKS blocks of b's side to move (search.c)
+   that are not among have[0..nhave), with priors as an impact wall's by the threat gain they
+   take away. threats: the opponent's walls, best first (nt of them). */
 static int own_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats, int nt,
-                      const int *have, int nhave, int room, int *moves, uint8_t *prior)
+                      const int *have, int nhave, int *moves, uint8_t *prior)
 {
     qr_gen_move blocks[2 * QR_MAX_SLOTS];
     int nb = qr_search_gen_blocks(b, d, threats, nt, blocks, MC_OWN_BLOCKS), k = 0;
-    for (int i = 0; i < nb && k < room; i++) {
-        int dup = 0;
-        for (int j = 0; j < nhave && !dup; j++)
-            dup = have[j] == blocks[i].move;
-        if (dup)
+    for (int i = 0; i < nb; i++) {
+        if (mc_has(have, nhave, blocks[i].move))
             continue;
         int w = 30 + 30 * (blocks[i].order / 64);   /* an impact wall's, by the gain taken */
         moves[k] = blocks[i].move;
@@ -212,15 +218,11 @@ static int own_quiet(const qr_board *b, const int *have, int nhave, int *moves, 
 {
     int legal[2 * QR_MAX_SLOTS], k = 0;
     int nl = b->walls_left[b->to_move] > 0 ? qr_board_legal_walls(b, legal) : 0;
-    for (int i = 0; i < nl; i++) {
-        int dup = 0;
-        for (int j = 0; j < nhave && !dup; j++)
-            dup = have[j] == legal[i];
-        if (!dup) {
+    for (int i = 0; i < nl; i++)
+        if (!mc_has(have, nhave, legal[i])) {
             moves[k] = legal[i];
             prior[k++] = MC_OWN_QUIET_PRIOR;
         }
-    }
     return k;
 }
 
@@ -252,7 +254,7 @@ static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, 
         }
     }
     if (depth <= MC_OWN_BLOCK_DEPTH)
-        n += own_blocks(b, d, threats, nt, moves + np, n - np, MC_OWN_BLOCKS, moves + n, prior + n);
+        n += own_blocks(b, d, threats, nt, moves + np, n - np, moves + n, prior + n);
     if (depth <= MC_OWN_QUIET_DEPTH)
         n += own_quiet(b, moves + np, n - np, moves + n, prior + n);
     return n;
@@ -667,12 +669,15 @@ static int mc_add_quiet(qr_mcts *t, int32_t node, const qr_board *b)
 static void mc_root(qr_mcts *t, const qr_board *b, const qr_mcts_opts *o)
 {
     int32_t node = o && o->reuse && t->style == QR_MCTS_OWN ? mc_find(t, b) : -1;
-    int moved = node >= 0 && mc_add_quiet(t, node, b);
-    for (int i = 0; node >= 0 && i < t->nodes[node].nchildren; i++) {
-        qr_board x = *b;
-        qr_undo u;
-        qr_board_play(&x, t->nodes[t->nodes[node].child + i].move, &u);
-        moved |= mc_add_quiet(t, t->nodes[node].child + i, &x);
+    int moved = 0;
+    if (node >= 0) {                    /* the quiet walls first: mc_keep drops the old blocks */
+        moved = mc_add_quiet(t, node, b);
+        for (int i = 0; i < t->nodes[node].nchildren; i++) {
+            qr_board x = *b;
+            qr_undo u;
+            qr_board_play(&x, t->nodes[t->nodes[node].child + i].move, &u);
+            moved |= mc_add_quiet(t, t->nodes[node].child + i, &x);
+        }
     }
     if (node < 0 || !mc_keep(t, node, moved)) {
         t->nodes[0] = (mc_node){0.0f, 0, 0, -1, 0, 1};
