@@ -349,6 +349,14 @@ class QuoridorEngine:
         n = lib.qr_board_blocks(self.board, self._buf)
         return [self._decode(c) for c in self._buf[0:n]]
 
+    def impact_walls(self) -> list:
+        """The side to move's walls that lengthen the opponent's shortest path, as both
+        searches generate them (best gain first): (wall, [path of player 0, path of player 1]
+        after it)."""
+        lengths = ffi.new("int[]", 2 * lib.QR_MAX_MOVES)
+        n = lib.qr_board_impact_walls(self.board, self._buf, lengths)
+        return [(self._decode(self._buf[i]), [lengths[2 * i], lengths[2 * i + 1]]) for i in range(n)]
+
     def distances(self, player: int) -> list:
         n = self.size
         buf = ffi.new("int[]", n * n)

@@ -1,5 +1,5 @@
 /* inspect.c - read-only views of the core for tests and tools: contact points of a wall, the
-   legality check without its shortcut, distance maps, the tree search's blocks. Declared in
+   legality check without its shortcut, distance maps, the searches' walls and the tree search's blocks. Declared in
    quoridor.h's binding section; the fuzz harness compiles and calls them too. */
 #include "quoridor.h"
 #include "internal.h"
@@ -45,5 +45,20 @@ int qr_board_blocks(const qr_board *b, int *moves)
     int n = qr_search_gen_blocks(b, d, threats, nt, blocks, 2 * QR_MAX_SLOTS);
     for (int i = 0; i < n; i++)
         moves[i] = blocks[i].move;
+    return n;
+}
+
+int qr_board_impact_walls(const qr_board *b, int *moves, int *lengths)
+{
+    qr_gen_move walls[2 * QR_MAX_SLOTS];
+    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
+        return 0;
+    int n = qr_search_gen_walls(b, d, walls, 2 * QR_MAX_SLOTS);
+    for (int i = 0; i < n; i++) {
+        moves[i] = walls[i].move;
+        lengths[2 * i] = walls[i].d[0];
+        lengths[2 * i + 1] = walls[i].d[1];
+    }
     return n;
 }

@@ -142,7 +142,7 @@ int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, 
    by closing the route of the threat's detour. Only walls that do not lengthen the side to
    move's own path. Best first (threat gain taken away, then the opponent's path lengthened),
    at most limit (list needs room for 2 * QR_MAX_SLOTS); order is 64 * the gain taken away +
-   the opponent's path lengthened. Up to 8 path searches a legal wall (20-40 us a call on 9x9):
+   the opponent's path lengthened. Up to 8 path searches a legal wall (15-25 us a call on 9x9):
    for the first plies of a tree only. */
 int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats,
                          int nthreats, qr_gen_move *list, int limit);

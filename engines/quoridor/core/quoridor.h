@@ -296,6 +296,10 @@ void qr_board_distances(const qr_board *b, int player, int *dist);
    the opponent's best wall against it (among the opponent's 3 best) gaining less, without
    lengthening its own path; the tree adds them near its root. The count. */
 int qr_board_blocks(const qr_board *b, int *moves);
+/* The side to move's walls that lengthen the opponent's shortest path, as the searches
+   generate them (best gain first), into moves[2 * QR_MAX_SLOTS], and both players' path
+   lengths after each into lengths[2 * i + player]. The count. */
+int qr_board_impact_walls(const qr_board *b, int *moves, int *lengths);
 
 /* ---- Leaf value (value.c): the tree search's evaluation, learned from self-play -------- */
 

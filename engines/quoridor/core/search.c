@@ -171,16 +171,49 @@ static int layers_dist(const qr_bb *reach, int nlayers, int cell)
     return 1000;
 }
 
-/* The squares on some shortest path of player (pawn to goal), from its goal layers. */
-static qr_bb gen_path_cells(const qr_board *b, int player, const qr_bb *reach, int d)
+/* The squares on some shortest path of player (pawn to goal), from its goal layers, and the
+   steps between them: dag[0] holds the cells whose north step lies on such a path, dag[1]
+   those whose east step does. A wall lengthens the path only if it closes one of these steps,
+   which spares the path search for every other wall. */
+static qr_bb gen_path_cells(const qr_board *b, int player, const qr_bb *reach, int d, qr_bb dag[2])
 {
     const qr_geom *g = qr_geom_b(b);
     qr_bb on = bb_cell(b->pawn[player]), path = on;
+    dag[0] = dag[1] = (qr_bb){{0, 0}};
     for (int k = 0; k < d; k++) {
-        on = bb_and(qr_step(g, on, b->open_e, b->open_n), reach[d - k - 1]);
-        path = bb_or(path, on);
+        qr_bb next = bb_and(qr_step(g, on, b->open_e, b->open_n), reach[d - k - 1]);
+        dag[0] = bb_or(dag[0], bb_and(b->open_n, bb_or(bb_and(on, bb_shr(next, g->n)),
+                                                       bb_and(next, bb_shr(on, g->n)))));
+        dag[1] = bb_or(dag[1], bb_and(b->open_e, bb_or(bb_and(on, bb_shr(next, 1)),
+                                                       bb_and(next, bb_shr(on, 1)))));
+        path = bb_or(path, next);
+        on = next;
     }
     return path;
+}
+
+/* Both players' shortest-path steps (gen_path_cells), and the cells of player's paths. */
+static qr_bb gen_paths(const qr_board *b, const int d[2], int player, qr_bb dag[2][2])
+{
+    qr_bb reach[QR_MAX_CELLS], cells = {{0, 0}};
+    for (int p = 0; p < 2; p++) {
+        qr_path_layers(b, p, reach);
+        qr_bb c = gen_path_cells(b, p, reach, d[p], dag[p]);
+        if (p == player)
+            cells = c;
+    }
+    return cells;
+}
+
+/* Player's path length once the wall (vertical, slot) is placed (open masks oe, on), d[player]
+   before: searched only when the wall closes a step of its shortest paths (dag). */
+static int gen_path_after(const qr_board *b, qr_bb oe, qr_bb on, const qr_bb dag[2], int vertical,
+                          int slot, int player, const int d[2])
+{
+    const qr_geom *g = qr_geom_b(b);
+    if (!bb_any(bb_and(g->wall_cells[vertical][slot], dag[vertical])))
+        return d[player];
+    return qr_path_bfs(g, oe, on, b->pawn[player], g->goal[player]);
 }
 
 /* Slots whose wall touches a square of cells. */
@@ -213,16 +246,21 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list)
     return k;
 }
 
-/* The wall at slot as a move with both new path lengths; 0 when it is illegal (it blocks). */
-static int gen_wall_try(const qr_board *b, int vertical, int slot, const int d[2], qr_gen_move *out)
+/* The wall at slot as a move with both new path lengths; 0 when it is illegal (it blocks) or
+   does not lengthen the opponent's path. dag: both players' shortest-path steps. */
+static int gen_wall_try(const qr_board *b, const qr_bb dag[2][2], int vertical, int slot,
+                        const int d[2], qr_gen_move *out)
 {
-    const qr_geom *g = qr_geom_b(b);
     qr_bb oe, on;
-    qr_open_after_wall(b, vertical, slot, &oe, &on);
     int me = b->to_move, opp = !me, nd[2];
-    for (int p = 0; p < 2; p++)
-        nd[p] = qr_path_bfs(g, oe, on, b->pawn[p], g->goal[p]);
-    if (nd[0] < 0 || nd[1] < 0 || nd[opp] <= d[opp])
+    if (!bb_any(bb_and(qr_geom_b(b)->wall_cells[vertical][slot], dag[opp][vertical])))
+        return 0;
+    qr_open_after_wall(b, vertical, slot, &oe, &on);
+    nd[opp] = gen_path_after(b, oe, on, dag[opp], vertical, slot, opp, d);
+    if (nd[opp] <= d[opp])
+        return 0;
+    nd[me] = gen_path_after(b, oe, on, dag[me], vertical, slot, me, d);
+    if (nd[me] < 0)
         return 0;
     int impact = (nd[opp] - d[opp]) - (nd[me] - d[me]);
     *out = (qr_gen_move){(vertical ? QR_WALL_V : QR_WALL_H) + slot, (1 << 20) + 64 * impact - nd[me],
@@ -286,14 +324,18 @@ int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *t
     }
     if (best < 1)
         return 0;
+    qr_bb dag[2][2];
+    gen_paths(b, d, me, dag);
     for (int v = 0; v < 2; v++) {
         for (uint64_t free = g->slots & ~qr_walls_forbidden(b, v); free; free &= free - 1) {
             int slot = __builtin_ctzll(free), nd[2];
             qr_bb oe, on;
             qr_open_after_wall(b, v, slot, &oe, &on);
-            for (int p = 0; p < 2; p++)
-                nd[p] = qr_path_bfs(g, oe, on, b->pawn[p], g->goal[p]);
-            if (nd[0] < 0 || nd[1] < 0 || nd[me] > d[me])
+            nd[me] = gen_path_after(b, oe, on, dag[me], v, slot, me, d);
+            if (nd[me] < 0 || nd[me] > d[me])
+                continue;
+            nd[opp] = gen_path_after(b, oe, on, dag[opp], v, slot, opp, d);
+            if (nd[opp] < 0)
                 continue;
             int left = 0;
             for (int t = 0; t < nthreats && left < best; t++)
@@ -337,15 +379,14 @@ static void gen_sort(qr_gen_move *list, int n)
 
 int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit)
 {
-    qr_bb reach[QR_MAX_CELLS];
-    int opp = !b->to_move, k = 0;
+    qr_bb dag[2][2];
+    int k = 0;
     if (b->walls_left[b->to_move] <= 0)
         return 0;
-    qr_path_layers(b, opp, reach);
-    uint64_t near = gen_slots_touching(b, gen_path_cells(b, opp, reach, d[opp]));
+    uint64_t near = gen_slots_touching(b, gen_paths(b, d, !b->to_move, dag));
     for (int v = 0; v < 2; v++)
         for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1)
-            k += gen_wall_try(b, v, __builtin_ctzll(free), d, &list[k]);
+            k += gen_wall_try(b, (const qr_bb(*)[2])dag, v, __builtin_ctzll(free), d, &list[k]);
     gen_sort(list, k);
     return k < limit ? k : limit;
 }

@@ -195,11 +195,11 @@ static void check_leaf_value(const qr_board *b)
     CHECK(v > 0.0 && v < 1.0);
 }
 
-/* The blocks are legal walls of the side to move, none twice, none lengthening its path. */
-static void check_blocks(const qr_board *b)
+/* Walls of the side to move as the searches list them: legal, none twice; the path lengths
+   each really leaves into paths[i] (player 0's, player 1's). */
+static void check_wall_list(const qr_board *b, const int *moves, int n, int (*paths)[2])
 {
-    int moves[2 * QR_MAX_SLOTS], n = qr_board_blocks(b, moves), me = b->to_move;
-    CHECK(n >= 0 && n <= 2 * QR_MAX_SLOTS && (n == 0 || b->walls_left[me] > 0));
+    CHECK(n >= 0 && n <= 2 * QR_MAX_SLOTS && (n == 0 || b->walls_left[b->to_move] > 0));
     for (int i = 0; i < n; i++) {
         CHECK(moves[i] >= QR_WALL_H && qr_board_check_full(b, moves[i]) == QR_OK);
         for (int j = 0; j < i; j++)
@@ -207,7 +207,29 @@ static void check_blocks(const qr_board *b)
         qr_board after = *b;
         qr_undo u;
         qr_board_play(&after, moves[i], &u);
-        CHECK(qr_board_path_length(&after, me) == qr_board_path_length(b, me));
+        for (int p = 0; p < 2; p++)
+            paths[i][p] = qr_board_path_length(&after, p);
+    }
+}
+
+/* The blocks do not lengthen the own path. */
+static void check_blocks(const qr_board *b)
+{
+    int moves[2 * QR_MAX_SLOTS], paths[2 * QR_MAX_SLOTS][2], n = qr_board_blocks(b, moves);
+    check_wall_list(b, moves, n, paths);
+    for (int i = 0; i < n; i++)
+        CHECK(paths[i][b->to_move] == qr_board_path_length(b, b->to_move));
+}
+
+/* The searches' walls come with the path lengths they really leave, the opponent's longer. */
+static void check_impact_walls(const qr_board *b)
+{
+    int moves[2 * QR_MAX_SLOTS], lengths[4 * QR_MAX_SLOTS], paths[2 * QR_MAX_SLOTS][2];
+    int n = qr_board_impact_walls(b, moves, lengths), opp = !b->to_move;
+    check_wall_list(b, moves, n, paths);
+    for (int i = 0; i < n; i++) {
+        CHECK(lengths[2 * i] == paths[i][0] && lengths[2 * i + 1] == paths[i][1]);
+        CHECK(paths[i][opp] > qr_board_path_length(b, opp));
     }
 }
 
@@ -227,6 +249,7 @@ static void op_inspect(fuzz *f)
     }
     check_leaf_value(b);
     check_blocks(b);
+    check_impact_walls(b);
     CHECK(same_board(b, &before));
 }
 

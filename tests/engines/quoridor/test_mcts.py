@@ -8,6 +8,7 @@ import pytest
 
 from engines.quoridor import rules
 from engines.quoridor.engine import ENGINES, QuoridorEngine
+from tests.engines.quoridor.positions import random_positions
 
 TREES = ["mcts", "reference-ai"]
 
@@ -345,23 +346,32 @@ def test_the_tree_finds_a_quiet_wall_that_is_neither_an_impact_wall_nor_a_block(
 
 
 @pytest.mark.parametrize("size", [5, 7, 9])
+def test_the_searches_wall_generator_finds_every_lengthening_wall_with_its_paths(size):
+    """Found the slow way with rules.py: every legal wall of the side to move that lengthens
+    the opponent's path, and both path lengths after it. The generator searches a path only
+    when the wall closes a step of one of its shortest paths; this is where that would show."""
+    seen = 0
+    for ref, eng in random_positions(100 + size, size, 40, 4 * size, 0.5):
+        me, opp = ref.to_move, 1 - ref.to_move
+        found = eng.impact_walls()
+        want = _threats(ref, me, ref.walls) if ref.walls_left[me] else {}
+        assert {w for w, _ in found} == set(want)
+        for wall, lengths in found:
+            assert lengths == [ref.path_length(p, ref.walls | {wall}) for p in (0, 1)], wall
+        gains = [want[w] for w, _ in found]
+        assert gains == sorted(gains, reverse=True)
+        seen += len(found)
+    assert seen >= 100, seen
+
+
+@pytest.mark.parametrize("size", [5, 7, 9])
 def test_every_block_takes_gain_from_a_best_threat_without_costing_a_step(size):
     """Found the slow way with rules.py: a block is a legal wall of the side to move, anywhere,
     that keeps its own path as it is, and after it one of the opponent's best walls against it
     is illegal or gains less. Without a threat that gains a step, or without walls, there are
     none."""
-    rng, seen = random.Random(size), 0
-    for _ in range(40):
-        ref, eng = rules.Game(size), QuoridorEngine(size)
-        for _ in range(rng.randrange(4 * size)):
-            wall = ref.walls_left[ref.to_move] > 0 and rng.random() < 0.4
-            move = rng.choice((ref.legal_walls() if wall else []) or ref.legal_pawn_moves())
-            ref.play(move)
-            eng.play(move)
-            if ref.winner is not None:
-                break
-        if ref.winner is not None:
-            continue
+    seen = 0
+    for ref, eng in random_positions(size, size, 40, 4 * size):
         me, opp = ref.to_move, 1 - ref.to_move
         blocks = eng.blocks()
         threats = _threats(ref, opp, ref.walls) if ref.walls_left[opp] else {}

@@ -2,7 +2,6 @@
 facts agree with rules.py found the slow way, the compiled weights are the ones in
 value_weights.h, and the learner fits, reads and writes what it says."""
 import json
-import random
 import re
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from click.testing import CliRunner
 from engines.quoridor import learn_value, rules
 from engines.quoridor._core import ffi, lib
 from engines.quoridor.engine import QuoridorEngine
+from tests.engines.quoridor.positions import random_positions
 
 WEIGHTS_H = Path(learn_value.__file__).parent / "core" / "value_weights.h"
 
@@ -39,26 +39,10 @@ def _best_gain(game: rules.Game, player: int) -> int:
     return min(best, 10)
 
 
-def _random_games(seed, size, count, plies):
-    rng = random.Random(seed)
-    for _ in range(count):
-        ref, eng = rules.Game(size), QuoridorEngine(size)
-        for _ in range(rng.randrange(plies)):
-            walls = ref.walls_left[ref.to_move] > 0 and rng.random() < 0.4
-            moves = (ref.legal_walls() if walls else []) or ref.legal_pawn_moves()
-            move = rules.move_name(rng.choice(moves))
-            ref.play(move)
-            eng.play(move)
-            if ref.winner is not None:
-                break
-        if ref.winner is None:
-            yield ref, eng
-
-
 @pytest.mark.parametrize("size", [5, 7, 9])
 def test_the_facts_are_the_rules_found_the_slow_way(size):
     checked = 0
-    for ref, eng in _random_games(size, size, 25, 4 * size):
+    for ref, eng in random_positions(size, size, 25, 4 * size):
         me, opp = ref.to_move, 1 - ref.to_move
         assert _facts(eng) == [ref.path_length(me), ref.path_length(opp), ref.walls_left[me],
                                ref.walls_left[opp], _best_gain(ref, me), _best_gain(ref, opp)]
