@@ -41,8 +41,10 @@ int qr_board_blocks(const qr_board *b, int *moves)
     if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
         return 0;
     qr_board other;
-    int nt = qr_search_gen_threats(b, d, threats, &other);
-    int n = qr_search_gen_blocks(b, d, threats, nt, blocks, 2 * QR_MAX_SLOTS);
+    qr_gen_paths paths;
+    qr_search_gen_paths(b, d, &paths);
+    int nt = qr_search_gen_threats(b, &paths, threats, &other);
+    int n = qr_search_gen_blocks(b, &paths, threats, nt, blocks, 2 * QR_MAX_SLOTS);
     for (int i = 0; i < n; i++)
         moves[i] = blocks[i].move;
     return n;
@@ -54,7 +56,9 @@ int qr_board_impact_walls(const qr_board *b, int *moves, int *lengths)
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
     if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
         return 0;
-    int n = qr_search_gen_walls(b, d, walls, 2 * QR_MAX_SLOTS);
+    qr_gen_paths paths;
+    qr_search_gen_paths(b, d, &paths);
+    int n = qr_search_gen_walls(b, &paths, walls, 2 * QR_MAX_SLOTS);
     for (int i = 0; i < n; i++) {
         moves[i] = walls[i].move;
         lengths[2 * i] = walls[i].d[0];

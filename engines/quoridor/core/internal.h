@@ -125,15 +125,28 @@ double qr_search_clock(void);
 /* The side to move's pawn moves (d: both path lengths now); order favours path-shortening
    steps (3 << 20 - new length), others -new length. Returns the count (<= 5). */
 int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list);
+/* Both players' shortest paths on a board, which the wall generators read: the lengths, the
+   squares on some shortest path, and the steps between those squares (steps[p][0]: the cells
+   whose north step lies on one of p's shortest paths, steps[p][1]: east). A wall lengthens
+   p's path only if it closes one of p's steps, so the generators search a path only for the
+   walls that do. One set serves every generator of one position, for either side to move. */
+typedef struct {
+    int d[2];
+    qr_bb cells[2], steps[2][2];
+} qr_gen_paths;
+
+/* The paths of b, whose path lengths are d. */
+void qr_search_gen_paths(const qr_board *b, const int d[2], qr_gen_paths *out);
 /* Walls of the side to move touching a square of one of the opponent's shortest paths and
    lengthening it, best (opponent's gain - own gain) first, at most limit (list needs room
    for 2 * QR_MAX_SLOTS). Order is (1 << 20) + 64 * impact - own new length. */
-int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit);
+int qr_search_gen_walls(const qr_board *b, const qr_gen_paths *paths, qr_gen_move *list, int limit);
 
 /* The threats against b's side to move: the other side's walls as qr_search_gen_walls yields
    them for its move, all of them (list needs room for 2 * QR_MAX_SLOTS); *other is b with the
    other side to move, the board their gains are seen from (qr_value_gain_of). */
-int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, qr_board *other);
+int qr_search_gen_threats(const qr_board *b, const qr_gen_paths *paths, qr_gen_move *list,
+                          qr_board *other);
 
 /* The side to move's blocks: walls anywhere on the board that leave it with a smaller best
    threat among threats (the opponent's best walls against it, generated for the opponent,
@@ -144,7 +157,7 @@ int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, 
    at most limit (list needs room for 2 * QR_MAX_SLOTS); order is 64 * the gain taken away +
    the opponent's path lengthened. Up to 8 path searches a legal wall (15-25 us a call on 9x9):
    for the first plies of a tree only. */
-int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats,
+int qr_search_gen_blocks(const qr_board *b, const qr_gen_paths *paths, const qr_gen_move *threats,
                          int nthreats, qr_gen_move *list, int limit);
 
 /* ---- Leaf value (value.c) --------------------------------------------------------------- */

@@ -195,11 +195,11 @@ static int mc_has(const int *moves, int n, int move)
 /* Own style, near the root: the best MC_OWN_BLOCKS blocks of b's side to move (search.c)
    that are not among have[0..nhave), with priors as an impact wall's by the threat gain they
    take away. threats: the opponent's walls, best first (nt of them). */
-static int own_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats, int nt,
-                      const int *have, int nhave, int *moves, uint8_t *prior)
+static int own_blocks(const qr_board *b, const qr_gen_paths *paths, const qr_gen_move *threats,
+                      int nt, const int *have, int nhave, int *moves, uint8_t *prior)
 {
     qr_gen_move blocks[2 * QR_MAX_SLOTS];
-    int nb = qr_search_gen_blocks(b, d, threats, nt, blocks, MC_OWN_BLOCKS), k = 0;
+    int nb = qr_search_gen_blocks(b, paths, threats, nt, blocks, MC_OWN_BLOCKS), k = 0;
     for (int i = 0; i < nb; i++) {
         if (mc_has(have, nhave, blocks[i].move))
             continue;
@@ -235,9 +235,11 @@ static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, 
     qr_board other;
     int me = b->to_move, opp = !me;
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    qr_gen_paths paths;                 /* one set for every wall generator here */
+    qr_search_gen_paths(b, d, &paths);
     int np = qr_search_gen_pawns(b, d, list);
-    int n = np + qr_search_gen_walls(b, d, list + np, MC_OWN_WALLS);
-    int nt = qr_search_gen_threats(b, d, threats, &other);
+    int n = np + qr_search_gen_walls(b, &paths, list + np, MC_OWN_WALLS);
+    int nt = qr_search_gen_threats(b, &paths, threats, &other);
     w->leaf_known = 1;                  /* the lists are best first: their first walls are */
     w->leaf_d[0] = d[0];                /* each side's best */
     w->leaf_d[1] = d[1];
@@ -254,7 +256,7 @@ static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, 
         }
     }
     if (depth <= MC_OWN_BLOCK_DEPTH)
-        n += own_blocks(b, d, threats, nt, moves + np, n - np, moves + n, prior + n);
+        n += own_blocks(b, &paths, threats, nt, moves + np, n - np, moves + n, prior + n);
     if (depth <= MC_OWN_QUIET_DEPTH)
         n += own_quiet(b, moves + np, n - np, moves + n, prior + n);
     return n;
@@ -283,8 +285,10 @@ static int ref_walls(const qr_board *b, int *moves, int lengthening_only)
         return 0;
     if (lengthening_only) {
         qr_gen_move list[2 * QR_MAX_SLOTS];
+        qr_gen_paths paths;
         int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
-        int n = qr_search_gen_walls(b, d, list, 2 * QR_MAX_SLOTS);
+        qr_search_gen_paths(b, d, &paths);
+        int n = qr_search_gen_walls(b, &paths, list, 2 * QR_MAX_SLOTS);
         for (int i = 0; i < n; i++)
             moves[k++] = list[i].move;
         return k;
@@ -359,8 +363,8 @@ static int32_t ref_select(mc_worker *w, const mc_node *p)
 
 static int32_t own_select(const qr_mcts *t, const mc_node *p, int32_t child)
 {
-    double sum = 0.0, best = -1e300;
-    int nch = p->nchildren;
+    double best = -1e300;
+    int nch = p->nchildren, sum = 0;    /* an integer sum: no chain of float additions */
     for (int i = 0; i < nch; i++)
         sum += t->nodes[child + i].prior;
     int32_t pv = mc_visits(p) - 1;

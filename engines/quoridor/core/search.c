@@ -172,47 +172,44 @@ static int layers_dist(const qr_bb *reach, int nlayers, int cell)
 }
 
 /* The squares on some shortest path of player (pawn to goal), from its goal layers, and the
-   steps between them: dag[0] holds the cells whose north step lies on such a path, dag[1]
+   steps between them: steps[0] holds the cells whose north step lies on such a path, steps[1]
    those whose east step does. A wall lengthens the path only if it closes one of these steps,
    which spares the path search for every other wall. */
-static qr_bb gen_path_cells(const qr_board *b, int player, const qr_bb *reach, int d, qr_bb dag[2])
+static qr_bb gen_path_cells(const qr_board *b, int player, const qr_bb *reach, int d, qr_bb steps[2])
 {
     const qr_geom *g = qr_geom_b(b);
     qr_bb on = bb_cell(b->pawn[player]), path = on;
-    dag[0] = dag[1] = (qr_bb){{0, 0}};
+    steps[0] = steps[1] = (qr_bb){{0, 0}};
     for (int k = 0; k < d; k++) {
         qr_bb next = bb_and(qr_step(g, on, b->open_e, b->open_n), reach[d - k - 1]);
-        dag[0] = bb_or(dag[0], bb_and(b->open_n, bb_or(bb_and(on, bb_shr(next, g->n)),
-                                                       bb_and(next, bb_shr(on, g->n)))));
-        dag[1] = bb_or(dag[1], bb_and(b->open_e, bb_or(bb_and(on, bb_shr(next, 1)),
-                                                       bb_and(next, bb_shr(on, 1)))));
+        steps[0] = bb_or(steps[0], bb_and(b->open_n, bb_or(bb_and(on, bb_shr(next, g->n)),
+                                                           bb_and(next, bb_shr(on, g->n)))));
+        steps[1] = bb_or(steps[1], bb_and(b->open_e, bb_or(bb_and(on, bb_shr(next, 1)),
+                                                           bb_and(next, bb_shr(on, 1)))));
         path = bb_or(path, next);
         on = next;
     }
     return path;
 }
 
-/* Both players' shortest-path steps (gen_path_cells), and the cells of player's paths. */
-static qr_bb gen_paths(const qr_board *b, const int d[2], int player, qr_bb dag[2][2])
+void qr_search_gen_paths(const qr_board *b, const int d[2], qr_gen_paths *out)
 {
-    qr_bb reach[QR_MAX_CELLS], cells = {{0, 0}};
+    qr_bb reach[QR_MAX_CELLS];
     for (int p = 0; p < 2; p++) {
+        out->d[p] = d[p];
         qr_path_layers(b, p, reach);
-        qr_bb c = gen_path_cells(b, p, reach, d[p], dag[p]);
-        if (p == player)
-            cells = c;
+        out->cells[p] = gen_path_cells(b, p, reach, d[p], out->steps[p]);
     }
-    return cells;
 }
 
-/* Player's path length once the wall (vertical, slot) is placed (open masks oe, on), d[player]
-   before: searched only when the wall closes a step of its shortest paths (dag). */
-static int gen_path_after(const qr_board *b, qr_bb oe, qr_bb on, const qr_bb dag[2], int vertical,
-                          int slot, int player, const int d[2])
+/* Player's path length once the wall (vertical, slot) is placed (open masks oe, on): searched
+   only when the wall closes a step of its shortest paths. */
+static int gen_path_after(const qr_board *b, qr_bb oe, qr_bb on, const qr_gen_paths *paths,
+                          int vertical, int slot, int player)
 {
     const qr_geom *g = qr_geom_b(b);
-    if (!bb_any(bb_and(g->wall_cells[vertical][slot], dag[vertical])))
-        return d[player];
+    if (!bb_any(bb_and(g->wall_cells[vertical][slot], paths->steps[player][vertical])))
+        return paths->d[player];
     return qr_path_bfs(g, oe, on, b->pawn[player], g->goal[player]);
 }
 
@@ -247,19 +244,20 @@ int qr_search_gen_pawns(const qr_board *b, const int d[2], qr_gen_move *list)
 }
 
 /* The wall at slot as a move with both new path lengths; 0 when it is illegal (it blocks) or
-   does not lengthen the opponent's path. dag: both players' shortest-path steps. */
-static int gen_wall_try(const qr_board *b, const qr_bb dag[2][2], int vertical, int slot,
-                        const int d[2], qr_gen_move *out)
+   does not lengthen the opponent's path. */
+static int gen_wall_try(const qr_board *b, const qr_gen_paths *paths, int vertical, int slot,
+                        qr_gen_move *out)
 {
     qr_bb oe, on;
+    const int *d = paths->d;
     int me = b->to_move, opp = !me, nd[2];
-    if (!bb_any(bb_and(qr_geom_b(b)->wall_cells[vertical][slot], dag[opp][vertical])))
+    if (!bb_any(bb_and(qr_geom_b(b)->wall_cells[vertical][slot], paths->steps[opp][vertical])))
         return 0;
     qr_open_after_wall(b, vertical, slot, &oe, &on);
-    nd[opp] = gen_path_after(b, oe, on, dag[opp], vertical, slot, opp, d);
+    nd[opp] = gen_path_after(b, oe, on, paths, vertical, slot, opp);
     if (nd[opp] <= d[opp])
         return 0;
-    nd[me] = gen_path_after(b, oe, on, dag[me], vertical, slot, me, d);
+    nd[me] = gen_path_after(b, oe, on, paths, vertical, slot, me);
     if (nd[me] < 0)
         return 0;
     int impact = (nd[opp] - d[opp]) - (nd[me] - d[me]);
@@ -270,11 +268,12 @@ static int gen_wall_try(const qr_board *b, const qr_bb dag[2][2], int vertical, 
 
 static void gen_sort(qr_gen_move *list, int n);
 
-int qr_search_gen_threats(const qr_board *b, const int d[2], qr_gen_move *list, qr_board *other)
+int qr_search_gen_threats(const qr_board *b, const qr_gen_paths *paths, qr_gen_move *list,
+                          qr_board *other)
 {
     *other = *b;
     other->to_move = !b->to_move;   /* the generators read only the side and the walls in hand */
-    return qr_search_gen_walls(other, d, list, 2 * QR_MAX_SLOTS);
+    return qr_search_gen_walls(other, paths, list, 2 * QR_MAX_SLOTS);
 }
 
 /* Do two walls (orientation, slot) of an m x m slot grid overlap or cross? */
@@ -306,10 +305,11 @@ static int threat_gain(const qr_geom *g, const qr_board *b, qr_bb oe, qr_bb on, 
     return gain > 0 ? gain : 0;
 }
 
-int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *threats,
+int qr_search_gen_blocks(const qr_board *b, const qr_gen_paths *paths, const qr_gen_move *threats,
                          int nthreats, qr_gen_move *list, int limit)
 {
     const qr_geom *g = qr_geom_b(b);
+    const int *d = paths->d;
     int me = b->to_move, opp = !me, m = b->size - 1, k = 0, best = 0;
     int tv[SEARCH_BLOCK_THREATS], ts[SEARCH_BLOCK_THREATS];
     if (nthreats > SEARCH_BLOCK_THREATS)
@@ -324,17 +324,15 @@ int qr_search_gen_blocks(const qr_board *b, const int d[2], const qr_gen_move *t
     }
     if (best < 1)
         return 0;
-    qr_bb dag[2][2];
-    gen_paths(b, d, me, dag);
     for (int v = 0; v < 2; v++) {
         for (uint64_t free = g->slots & ~qr_walls_forbidden(b, v); free; free &= free - 1) {
             int slot = __builtin_ctzll(free), nd[2];
             qr_bb oe, on;
             qr_open_after_wall(b, v, slot, &oe, &on);
-            nd[me] = gen_path_after(b, oe, on, dag[me], v, slot, me, d);
+            nd[me] = gen_path_after(b, oe, on, paths, v, slot, me);
             if (nd[me] < 0 || nd[me] > d[me])
                 continue;
-            nd[opp] = gen_path_after(b, oe, on, dag[opp], v, slot, opp, d);
+            nd[opp] = gen_path_after(b, oe, on, paths, v, slot, opp);
             if (nd[opp] < 0)
                 continue;
             int left = 0;
@@ -377,16 +375,15 @@ static void gen_sort(qr_gen_move *list, int n)
     }
 }
 
-int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, int limit)
+int qr_search_gen_walls(const qr_board *b, const qr_gen_paths *paths, qr_gen_move *list, int limit)
 {
-    qr_bb dag[2][2];
     int k = 0;
     if (b->walls_left[b->to_move] <= 0)
         return 0;
-    uint64_t near = gen_slots_touching(b, gen_paths(b, d, !b->to_move, dag));
+    uint64_t near = gen_slots_touching(b, paths->cells[!b->to_move]);
     for (int v = 0; v < 2; v++)
         for (uint64_t free = near & ~qr_walls_forbidden(b, v); free; free &= free - 1)
-            k += gen_wall_try(b, (const qr_bb(*)[2])dag, v, __builtin_ctzll(free), d, &list[k]);
+            k += gen_wall_try(b, paths, v, __builtin_ctzll(free), &list[k]);
     gen_sort(list, k);
     return k < limit ? k : limit;
 }
@@ -394,8 +391,12 @@ int qr_search_gen_walls(const qr_board *b, const int d[2], qr_gen_move *list, in
 /* The moves of a node, best first: table move, path steps, walls, other pawn moves. */
 static int gen_moves(const qr_board *b, const int d[2], int tt_move, qr_gen_move *list)
 {
+    qr_gen_paths paths;
     int k = qr_search_gen_pawns(b, d, list);
-    k += qr_search_gen_walls(b, d, list + k, SEARCH_WALLS);
+    if (b->walls_left[b->to_move] > 0) {
+        qr_search_gen_paths(b, d, &paths);
+        k += qr_search_gen_walls(b, &paths, list + k, SEARCH_WALLS);
+    }
     for (int i = 0; i < k; i++)
         if (list[i].move == tt_move)
             list[i].order = 4 << 20;

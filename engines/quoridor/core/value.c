@@ -29,14 +29,22 @@ int qr_value_gain_of(const qr_board *b, const int d[2], const qr_gen_move *best)
 static int value_best_gain(const qr_board *b, const int d[2])
 {
     qr_gen_move list[2 * QR_MAX_SLOTS];
-    return qr_search_gen_walls(b, d, list, 1) > 0 ? qr_value_gain_of(b, d, &list[0]) : 0;
+    qr_gen_paths paths;
+    if (b->walls_left[b->to_move] <= 0)
+        return 0;
+    qr_search_gen_paths(b, d, &paths);
+    return qr_search_gen_walls(b, &paths, list, 1) > 0 ? qr_value_gain_of(b, d, &list[0]) : 0;
 }
 
 int qr_value_threat(const qr_board *b, const int d[2])
 {
     qr_gen_move list[2 * QR_MAX_SLOTS];
+    qr_gen_paths paths;
     qr_board other;
-    return qr_search_gen_threats(b, d, list, &other) > 0 ? qr_value_gain_of(&other, d, &list[0]) : 0;
+    if (b->walls_left[!b->to_move] <= 0)
+        return 0;
+    qr_search_gen_paths(b, d, &paths);
+    return qr_search_gen_threats(b, &paths, list, &other) > 0 ? qr_value_gain_of(&other, d, &list[0]) : 0;
 }
 
 int qr_leaf_facts(const qr_board *b, int *facts)
