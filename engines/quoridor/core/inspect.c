@@ -1,6 +1,7 @@
 /* inspect.c - read-only views of the core for tests and tools: contact points of a wall, the
-   legality check without its shortcut, distance maps, the searches' walls and the tree search's blocks. Declared in
-   quoridor.h's binding section; the fuzz harness compiles and calls them too. */
+   legality check without its shortcut, distance maps, the searches' impact walls and the tree
+   search's blocks. Declared in quoridor.h's binding section; the fuzz harness compiles and
+   calls them too. */
 #include "quoridor.h"
 #include "internal.h"
 
