@@ -34,16 +34,24 @@ void qr_board_distances(const qr_board *b, int player, int *dist)
     }
 }
 
+/* b's paths for the wall generators; 0 when the game is over (nothing to generate). */
+static int inspect_paths(const qr_board *b, qr_gen_paths *paths)
+{
+    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
+    if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
+        return 0;
+    qr_search_gen_paths(b, d, paths);
+    return 1;
+}
+
 /* As the tree search finds them (mcts.c's own_children), against the other side's threats. */
 int qr_board_blocks(const qr_board *b, int *moves)
 {
     qr_gen_move threats[2 * QR_MAX_SLOTS], blocks[2 * QR_MAX_SLOTS];
-    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
-    if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
-        return 0;
     qr_board other;
     qr_gen_paths paths;
-    qr_search_gen_paths(b, d, &paths);
+    if (!inspect_paths(b, &paths))
+        return 0;
     int nt = qr_search_gen_threats(b, &paths, threats, &other);
     int n = qr_search_gen_blocks(b, &paths, threats, nt, blocks, 2 * QR_MAX_SLOTS);
     for (int i = 0; i < n; i++)
@@ -54,11 +62,9 @@ int qr_board_blocks(const qr_board *b, int *moves)
 int qr_board_impact_walls(const qr_board *b, int *moves, int *lengths)
 {
     qr_gen_move walls[2 * QR_MAX_SLOTS];
-    int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
-    if (qr_board_winner(b) >= 0 || d[0] < 0 || d[1] < 0)
-        return 0;
     qr_gen_paths paths;
-    qr_search_gen_paths(b, d, &paths);
+    if (!inspect_paths(b, &paths))
+        return 0;
     int n = qr_search_gen_walls(b, &paths, walls, 2 * QR_MAX_SLOTS);
     for (int i = 0; i < n; i++) {
         moves[i] = walls[i].move;

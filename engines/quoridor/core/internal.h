@@ -165,8 +165,6 @@ int qr_search_gen_blocks(const qr_board *b, const qr_gen_paths *paths, const qr_
 /* The gain of the wall best (generated for b's side to move; d: both paths now), or 0 when
    best is NULL; as in qr_leaf_facts. */
 int qr_value_gain_of(const qr_board *b, const int d[2], const qr_gen_move *best);
-/* The gain of the best wall of the side not to move (a second wall generation). */
-int qr_value_threat(const qr_board *b, const int d[2]);
 
 /* ---- Rollouts (rollout.c) -------------------------------------------------------------- */
 

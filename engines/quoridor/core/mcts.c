@@ -235,8 +235,9 @@ static int own_children(mc_worker *w, const qr_board *b, int depth, int *moves, 
     qr_board other;
     int me = b->to_move, opp = !me;
     int d[2] = {qr_board_path_length(b, 0), qr_board_path_length(b, 1)};
-    qr_gen_paths paths;                 /* one set for every wall generator here */
-    qr_search_gen_paths(b, d, &paths);
+    qr_gen_paths paths = {{0, 0}};      /* one set for every wall generator here (none */
+    if (b->walls_left[0] > 0 || b->walls_left[1] > 0)     /* runs in a race without walls) */
+        qr_search_gen_paths(b, d, &paths);
     int np = qr_search_gen_pawns(b, d, list);
     int n = np + qr_search_gen_walls(b, &paths, list + np, MC_OWN_WALLS);
     int nt = qr_search_gen_threats(b, &paths, threats, &other);

@@ -25,26 +25,16 @@ int qr_value_gain_of(const qr_board *b, const int d[2], const qr_gen_move *best)
     return gain < 0 ? 0 : gain > VALUE_GAIN_CAP ? VALUE_GAIN_CAP : gain;
 }
 
-/* The gain of the side to move's best wall on b (d: both path lengths), 0 without walls. */
-static int value_best_gain(const qr_board *b, const int d[2])
+/* The gain of the best wall of b's side to move (mine) or of the other side (the threat),
+   0 without walls; paths: b's (qr_search_gen_paths). */
+static int value_best_gain(const qr_board *b, const qr_gen_paths *paths, int threat)
 {
     qr_gen_move list[2 * QR_MAX_SLOTS];
-    qr_gen_paths paths;
-    if (b->walls_left[b->to_move] <= 0)
-        return 0;
-    qr_search_gen_paths(b, d, &paths);
-    return qr_search_gen_walls(b, &paths, list, 1) > 0 ? qr_value_gain_of(b, d, &list[0]) : 0;
-}
-
-int qr_value_threat(const qr_board *b, const int d[2])
-{
-    qr_gen_move list[2 * QR_MAX_SLOTS];
-    qr_gen_paths paths;
     qr_board other;
-    if (b->walls_left[!b->to_move] <= 0)
-        return 0;
-    qr_search_gen_paths(b, d, &paths);
-    return qr_search_gen_threats(b, &paths, list, &other) > 0 ? qr_value_gain_of(&other, d, &list[0]) : 0;
+    if (!threat)
+        return qr_search_gen_walls(b, paths, list, 1) > 0 ? qr_value_gain_of(b, paths->d, &list[0]) : 0;
+    return qr_search_gen_threats(b, paths, list, &other) > 0
+               ? qr_value_gain_of(&other, paths->d, &list[0]) : 0;
 }
 
 int qr_leaf_facts(const qr_board *b, int *facts)
@@ -57,8 +47,13 @@ int qr_leaf_facts(const qr_board *b, int *facts)
     facts[QR_FACT_PATH_OPP] = d[opp];
     facts[QR_FACT_WALLS_ME] = b->walls_left[me];
     facts[QR_FACT_WALLS_OPP] = b->walls_left[opp];
-    facts[QR_FACT_GAIN_ME] = value_best_gain(b, d);
-    facts[QR_FACT_GAIN_OPP] = qr_value_threat(b, d);
+    facts[QR_FACT_GAIN_ME] = facts[QR_FACT_GAIN_OPP] = 0;
+    if (b->walls_left[0] > 0 || b->walls_left[1] > 0) {
+        qr_gen_paths paths;             /* one set for both sides' walls */
+        qr_search_gen_paths(b, d, &paths);
+        facts[QR_FACT_GAIN_ME] = value_best_gain(b, &paths, 0);
+        facts[QR_FACT_GAIN_OPP] = value_best_gain(b, &paths, 1);
+    }
     return QR_OK;
 }
 

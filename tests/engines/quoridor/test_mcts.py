@@ -352,7 +352,7 @@ def test_the_searches_wall_generator_finds_every_lengthening_wall_with_its_paths
     when the wall closes a step of one of its shortest paths; this is where that would show."""
     seen = 0
     for ref, eng in random_positions(100 + size, size, 40, 4 * size, 0.5):
-        me, opp = ref.to_move, 1 - ref.to_move
+        me = ref.to_move
         found = eng.impact_walls()
         want = _threats(ref, me, ref.walls) if ref.walls_left[me] else {}
         assert {w for w, _ in found} == set(want)
