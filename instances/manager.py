@@ -142,9 +142,10 @@ class Instances:
         port = self.registry.load().get("dashboard_port")
         if port and not renew:
             return port
+        taken = {self.listen[1], port} - {None}  # nginx's port, and the one that was taken
         with self.registry.transaction() as data:
             if renew or not data.get("dashboard_port"):
-                data["dashboard_port"] = lease_port(data, exclude={port} if port else frozenset())
+                data["dashboard_port"] = lease_port(data, exclude=taken)
             return data["dashboard_port"]
 
     def dashboard_url(self) -> str:
@@ -277,6 +278,7 @@ class Instances:
     def up(self, target: str, name: str | None = None, run_checks: bool = True) -> dict:
         started = time.monotonic()
         branch, name, task = self.plan(target, name)
+        front = {self.listen[1]}  # nginx may not be bound yet: its port is no service's to take
         # Decide and lease in one registry transaction, so concurrent `up`s of one instance
         # start exactly one service: the others see it starting (error) or running (its URL).
         with self.registry.transaction() as data:
@@ -291,7 +293,7 @@ class Instances:
                 if other:
                     other["state"] = "stopped"  # a stale record of this very instance is not in the way
                 self._admit(data)
-                port = lease_port(data)
+                port = lease_port(data, exclude=front)
                 me = procs.find_self()
                 data["instances"][name] = {
                     **(other or {}), "name": name, "branch": branch, "task": task, "port": port,

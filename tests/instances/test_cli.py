@@ -125,6 +125,7 @@ def test_down_all_and_doctor_on_a_fresh_repo(run):
 @pytest.mark.nginx
 def test_up_json_and_nginx_commands(run):
     result = run("up", "feature/j", "--json", "--no-checks")
+    assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["name"] == "feature-j" and data["url"].endswith("/feature-j/") and data["port"] > 0
     conf = run("nginx", "conf").stdout

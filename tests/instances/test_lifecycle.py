@@ -42,6 +42,20 @@ def test_review_url_needs_the_password(mgr):
     assert _get(mgr, "/feature-private/").status_code == 200
 
 
+@pytest.mark.nginx
+def test_no_service_takes_the_port_nginx_will_listen_on(mgr, monkeypatch):
+    """Before the first `up` nothing is bound to nginx's port, so the kernel may offer it for a
+    service (CI once saw the instance take it and nginx fail to start). Offer it first here."""
+    import instances.registry
+    from plumbing.ports import free_port
+
+    offers = [mgr.listen[1]]
+    monkeypatch.setattr(instances.registry, "free_port", lambda: offers.pop() if offers else free_port())
+    result = mgr.up("feature/front", run_checks=False)
+    assert not offers and result["port"] != mgr.listen[1]
+    assert "fixture feature-front" in _get(mgr, "/feature-front/").text
+
+
 def test_loopback_check_names_an_exposed_listener():
     from instances.checks import loopback_check
 
