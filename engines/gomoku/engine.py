@@ -221,6 +221,11 @@ class GomokuEngine:
             self._search = ffi.gc(s, lib.gm_search_free)
         return self._search
 
+    @property
+    def tt_megabytes(self) -> int:
+        """The size asked for the search's table (the core rounds it down to a power of two)."""
+        return self._tt_megabytes
+
     def set_memory(self, tt_megabytes: int) -> None:
         """The transposition table's size for the next search (a new, empty table)."""
         with self._lock:
@@ -228,6 +233,13 @@ class GomokuEngine:
             if self._search is not None:
                 ffi.release(self._search)
                 self._search = None
+
+    def clear_table(self) -> None:
+        """A new game for the search: its table emptied, and all of its memory written now, so
+        that no timed search pays for the table's first use (Gomocup's START and RESTART call
+        this; a short-lived engine need not)."""
+        with self._lock:
+            lib.gm_search_clear(self._searcher())
 
     def search(self, seconds: float | None = None, nodes: int | None = None,
                depth: int | None = None, plain: bool = False) -> dict:

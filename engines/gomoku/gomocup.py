@@ -110,6 +110,7 @@ class Brain:
         if self.engine is not None:
             self.engine.close()
         self.engine = GomokuEngine(size, self.rule, tt_megabytes=self._memory_mb())
+        self.engine.clear_table()
 
     def _reset_rule(self, rule: str) -> None:
         """A new rule keeps the stones already played."""
@@ -201,8 +202,10 @@ class Brain:
             self.info[key] = int(value)
             if key == "rule":
                 self._reset_rule(rule_name(int(value)))
-            elif key == "max_memory" and self.engine is not None:
-                self.engine.set_memory(self._memory_mb())
+            elif (key == "max_memory" and self.engine is not None
+                  and self.engine.tt_megabytes != self._memory_mb()):
+                self.engine.set_memory(self._memory_mb())   # a repeated limit keeps the table
+                self.engine.clear_table()
         return []
 
     def _rectstart(self, arg: str) -> list[str]:

@@ -14,6 +14,7 @@
 
 uint8_t gm_line_of[GM_NDIRS][GM_MAX_CELLS];
 uint8_t gm_pos_of[GM_NDIRS][GM_MAX_CELLS];
+int16_t gm_line_base[GM_NDIRS][GM_MAX_LINES];
 const int gm_step[GM_NDIRS] = {1, GM_MAX_SIZE, GM_MAX_SIZE + 1, 1 - GM_MAX_SIZE};
 uint64_t gm_zobrist[3][GM_MAX_CELLS];
 uint64_t gm_zobrist_white;
@@ -44,6 +45,8 @@ static void tables_build(void)
         gm_pos_of[GM_DIR_DIAG][i] = (uint8_t)x;
         gm_line_of[GM_DIR_ANTI][i] = (uint8_t)(x + y);
         gm_pos_of[GM_DIR_ANTI][i] = (uint8_t)x;
+        for (int d = 0; d < GM_NDIRS; d++)
+            gm_line_base[d][gm_line_of[d][i]] = (int16_t)(i - gm_pos_of[d][i] * gm_step[d]);
     }
 }
 

@@ -13,6 +13,8 @@
    so one step along a direction is pos + 1 and cell + gm_step[dir]. */
 extern uint8_t gm_line_of[GM_NDIRS][GM_MAX_CELLS];
 extern uint8_t gm_pos_of[GM_NDIRS][GM_MAX_CELLS];
+extern int16_t gm_line_base[GM_NDIRS][GM_MAX_LINES]; /* the cell of a line's pos 0 (off the
+                                                       board for some): base + pos * step */
 extern const int gm_step[GM_NDIRS];
 extern uint64_t gm_zobrist[3][GM_MAX_CELLS];     /* [color][cell]; [GM_EMPTY] is all zero */
 extern uint64_t gm_zobrist_white;
@@ -50,13 +52,13 @@ int gm_rules_has_legal_move(gm_board *b);
 
 /* patterns.c: the search's line-pattern codes, updated per stone (see patterns.c). */
 #define GM_SET_WORDS ((GM_MAX_CELLS + 63) / 64)
+/* A kind of flag and a colour: i = GM_CODES_FIVE / GM_CODES_THREE + colour - 1 names the
+   empty points with a window of four of that colour (a five may be possible) / of three. */
 enum { GM_CODES_FIVE = 0, GM_CODES_THREE = 2 };
-#define GM_CODES_LOG (GM_MAX_CELLS * 144)  /* a stone flips at most 144 flags (4 lines x 2
-                                              masks x 18 bits within four points) */
 #define GM_KEY_SLOTS 32                    /* a line's keys: its point pos at slot pos + 4 */
 typedef struct gm_codes_undo {
     uint64_t key[GM_NDIRS][2], mask[GM_NDIRS][2];
-    int eval, log;
+    int eval;
 } gm_codes_undo;
 typedef struct gm_codes {
     uint16_t key[GM_NDIRS][GM_MAX_LINES * GM_KEY_SLOTS]; /* per line, the 8 points at 2 bits
@@ -64,19 +66,12 @@ typedef struct gm_codes {
     uint64_t mask[GM_NDIRS][GM_MAX_LINES][2]; /* per line, its empty points with a window of
                                               four ([0]) / of three ([1]): black's bits 0-31,
                                               white's 32-63 (bit = the point's pos) */
-    uint8_t count[4][GM_MAX_CELLS];        /* empty cells: [GM_CODES_FIVE + colour - 1] the
-                                              directions with a window of four of that colour
-                                              (a five may be possible); [GM_CODES_THREE +
-                                              colour - 1]: of three; occupied cells: 0 */
-    uint64_t set[4][GM_SET_WORDS];         /* cells with count[i] > 0 */
+    uint64_t lines[2][GM_NDIRS];           /* bit l: mask[d][l][kind] is not 0 */
     int eval;                              /* black's window sum minus white's */
     /* Not part of the state (gm_codes_equal and gm_codes_rebuild stop before it): how to take
        back the stone put as move i (i = the record's length before it): its lines' keys and
-       masks and the evaluation before it, and where its changes of the counts start in the
-       log (each entry: count i of cell n, i << 9 | n, and its old value << 11). */
+       masks and the evaluation before it. */
     gm_codes_undo undo[GM_MAX_CELLS];
-    int nlog;
-    uint16_t log[GM_CODES_LOG];
 } gm_codes;
 #define GM_LINE_KEYS (1 << 16)
 extern int32_t gm_line_order[GM_LINE_KEYS][2];  /* move-order score of a key, black / white */
@@ -93,6 +88,33 @@ static inline int gm_codes_order(const gm_codes *k, int cell, int color)
            + gm_line_order[gm_codes_key(k, 2, cell)][color - 1]
            + gm_line_order[gm_codes_key(k, 3, cell)][color - 1];
 }
+/* patterns.c's flags of a whole line at once, also read by search.c's VCF (a four judged
+   without its move). The line's empty points where a stone would have a clean window (five
+   on-board points, no opposing stone) with four of its colour's stones (*five) or three (*three): black's in bits
+   0-31, white's in 32-63, both computed together. A window start s is bit s of w5 (the
+   points s .. s+4); its count of stones is added bit-sliced from the five shifted lines. The
+   high half's bits that a right shift moves into the low half land at bits 28-31, where no
+   window of a line of at most 20 points starts. */
+static inline void gm_line_masks(uint32_t bl, uint32_t wh, uint32_t on, uint64_t *five,
+                                 uint64_t *three)
+{
+    uint64_t own = bl | (uint64_t)wh << 32;
+    uint64_t clean = (on & ~wh) | (uint64_t)(on & ~bl) << 32;
+    uint64_t empty = on & ~(bl | wh);
+    empty |= empty << 32;
+    uint64_t w2 = clean & clean >> 1, w5 = w2 & w2 >> 2 & clean >> 4;
+    uint64_t a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
+    uint64_t s1 = a ^ b ^ c, c1 = (a & b) | (c & (a ^ b));
+    uint64_t s2 = s1 ^ d ^ e, c2 = (s1 & d) | (e & (s1 ^ d));
+    uint64_t two = c1 & c2, one = c1 ^ c2;       /* the count is s2 + 2 * (c1 + c2) */
+    uint64_t f4 = w5 & two & ~s2, f3 = w5 & one & s2;
+    f4 |= f4 << 1;
+    f4 |= f4 << 2 | f4 << 3;                      /* starts s .. s+4 cover a point */
+    f3 |= f3 << 1;
+    f3 |= f3 << 2 | f3 << 3;
+    *five = f4 & empty;
+    *three = f3 & empty;
+}
 void gm_codes_tables_init(void);           /* idempotent, thread-safe (plat_run_once) */
 void gm_codes_rebuild(gm_codes *k, const gm_board *b);        /* from scratch */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color); /* eval delta */
@@ -100,6 +122,15 @@ void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color);
 int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone there */
 void gm_codes_cand_rows(const gm_board *b, uint32_t *cand); /* per row, the empty points
                                                               near a stone */
+void gm_codes_cells(const gm_codes *k, int i, uint64_t *set); /* flag i's cells, a bit set */
+/* Does the empty cell have flag i (along any of its four lines)? */
+static inline int gm_codes_has(const gm_codes *k, int i, int cell)
+{
+    uint64_t any = 0;
+    for (int d = 0; d < GM_NDIRS; d++)
+        any |= k->mask[d][gm_line_of[d][cell]][i >> 1] >> (gm_pos_of[d][cell] + 32 * (i & 1));
+    return (int)(any & 1);
+}
 int gm_codes_equal(const gm_codes *a, const gm_codes *b);
 /* search.c: verify mode (tests): every make/unmake compares the codes with a rebuild;
    *checks gets the comparisons made, the return value the mismatches. */

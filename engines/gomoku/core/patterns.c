@@ -5,19 +5,20 @@
  * keys of the cells within four points along its four lines (32 at most), each by one 2-bit
  * field, so gm_codes_put/lift update those keys. The flags (a window of four: a five may be
  * possible; of three: a four may be) of the empty points of the stone's four lines are
- * recomputed bit-parallel from the bit lines, both colours at once (line_masks), and only the
- * flags that changed change the per-cell count of directions having them and the sets of
- * empty cells with a nonzero count. Nothing here rescans the board; gm_codes_rebuild computes
- * the same state from scratch (the search loads a board with it, and its verify mode compares
- * against it after every move). The candidates (empty points near a stone) are not kept: a
- * node that needs them reads them from the row bit lines (gm_codes_cand_rows). */
+ * recomputed bit-parallel from the bit lines, both colours at once (gm_line_masks), and kept
+ * per line: a cell's flag is the OR of its four lines' bits (gm_codes_has), and the cells of
+ * a flag are gathered from the lines that have one (gm_codes_cells) when the search walks
+ * them. Nothing here rescans the board; gm_codes_rebuild computes the same state from scratch
+ * (the search loads a board with it, and its verify mode compares against it after every
+ * move). The candidates (empty points near a stone) are not kept: a node that needs them
+ * reads them from the row bit lines (gm_codes_cand_rows). */
 #include "gomoku.h"
 #include "internal.h"
 
 #include <stddef.h>
 #include <string.h>
 
-/* Bit i of a flag byte is count[i]'s and set[i]'s (GM_CODES_FIVE/THREE + colour - 1). */
+/* Bit i of a flag byte is flag i (GM_CODES_FIVE/THREE + colour - 1). */
 enum { FIVE_B = 1, FIVE_W = 2, THREE_B = 4, THREE_W = 8 };
 
 /* What the five-point windows through an empty cell along one direction say. */
@@ -29,7 +30,7 @@ typedef struct {
 } line_info;
 
 /* line_info split by use: the flags (64 KB) only by gm_codes_rebuild (the incremental path
-   computes them bit-parallel, line_masks, and verify mode compares the two), the evaluation
+   computes them bit-parallel, gm_line_masks, and verify mode compares the two), the evaluation
    deltas (256 KB) for the stone's own cell, the order scores (512 KB) for the candidates of
    inner nodes (gm_codes_order). */
 static uint8_t line_flags[GM_LINE_KEYS];
@@ -124,71 +125,31 @@ void gm_codes_tables_init(void)
     plat_run_once(&line_once, line_table_build);
 }
 
-/* ---- sets of cells ---------------------------------------------------------------------- */
+/* ---- the flags of a line --------------------------------------------------------------- */
 
-static inline void set_to(uint64_t *set, int cell, int on)
+/* Line l of direction d gets the flag masks five and three. */
+static inline void line_set(gm_codes *k, int d, int l, uint64_t five, uint64_t three)
 {
-    uint64_t bit = (uint64_t)1 << (cell & 63);
-    set[cell >> 6] = on ? set[cell >> 6] | bit : set[cell >> 6] & ~bit;
-}
-
-/* ---- the flags of a whole line at once ---------------------------------------------------- */
-
-/* The line's empty points where a stone would have a clean window (five on-board points, no
-   opposing stone) with four of its colour's stones (*five) or three (*three): black's in bits
-   0-31, white's in 32-63, both computed together. A window start s is bit s of w5 (the
-   points s .. s+4); its count of stones is added bit-sliced from the five shifted lines. The
-   high half's bits that a right shift moves into the low half land at bits 28-31, where no
-   window of a line of at most 20 points starts. */
-static inline void line_masks(uint32_t bl, uint32_t wh, uint32_t on, uint64_t *five,
-                              uint64_t *three)
-{
-    uint64_t own = bl | (uint64_t)wh << 32;
-    uint64_t clean = (on & ~wh) | (uint64_t)(on & ~bl) << 32;
-    uint64_t empty = on & ~(bl | wh);
-    empty |= empty << 32;
-    uint64_t w2 = clean & clean >> 1, w5 = w2 & w2 >> 2 & clean >> 4;
-    uint64_t a = own, b = own >> 1, c = own >> 2, d = own >> 3, e = own >> 4;
-    uint64_t s1 = a ^ b ^ c, c1 = (a & b) | (c & (a ^ b));
-    uint64_t s2 = s1 ^ d ^ e, c2 = (s1 & d) | (e & (s1 ^ d));
-    uint64_t two = c1 & c2, one = c1 ^ c2;       /* the count is s2 + 2 * (c1 + c2) */
-    uint64_t f4 = w5 & two & ~s2, f3 = w5 & one & s2;
-    f4 |= f4 << 1;
-    f4 |= f4 << 2 | f4 << 3;                      /* starts s .. s+4 cover a point */
-    f3 |= f3 << 1;
-    f3 |= f3 << 2 | f3 << 3;
-    *five = f4 & empty;
-    *three = f3 & empty;
-}
-
-/* The flag bits of the line that changed: the counts and sets of their cells follow, each old
-   count logged for the lift. Bit q of half h is set i0 + h's point q of the line; base is the
-   cell of the line's point 0 (it may be off the board: only on-board points have flags). */
-static inline void flags_change(gm_codes *k, int i0, uint64_t old, uint64_t now, int base,
-                                int step)
-{
-    for (uint64_t on = now & ~old; on; on &= on - 1) {
-        int bit = __builtin_ctzll(on), i = i0 + (bit >> 5), n = base + (bit & 31) * step;
-        k->log[k->nlog++] = (uint16_t)(k->count[i][n] << 11 | i << 9 | n);
-        k->count[i][n]++;
-        k->set[i][n >> 6] |= (uint64_t)1 << (n & 63);
-    }
-    for (uint64_t off = old & ~now; off; off &= off - 1) {
-        int bit = __builtin_ctzll(off), i = i0 + (bit >> 5), n = base + (bit & 31) * step;
-        k->log[k->nlog++] = (uint16_t)(k->count[i][n] << 11 | i << 9 | n);
-        if (--k->count[i][n] == 0)
-            k->set[i][n >> 6] &= ~((uint64_t)1 << (n & 63));
-    }
-}
-
-/* Line l of direction d (through cell) gets the flag masks five and three. */
-static inline void line_set(gm_codes *k, int d, int cell, uint64_t five, uint64_t three)
-{
-    int l = gm_line_of[d][cell], base = cell - gm_pos_of[d][cell] * gm_step[d];
-    flags_change(k, GM_CODES_FIVE, k->mask[d][l][0], five, base, gm_step[d]);
-    flags_change(k, GM_CODES_THREE, k->mask[d][l][1], three, base, gm_step[d]);
+    uint64_t bit = (uint64_t)1 << l;
     k->mask[d][l][0] = five;
     k->mask[d][l][1] = three;
+    k->lines[0][d] = (k->lines[0][d] & ~bit) | (five ? bit : 0);
+    k->lines[1][d] = (k->lines[1][d] & ~bit) | (three ? bit : 0);
+}
+
+/* The cells with flag i, as a bit set (bit n of word n / 64), from the lines that have one. */
+void gm_codes_cells(const gm_codes *k, int i, uint64_t *set)
+{
+    int kind = i >> 1, shift = 32 * (i & 1);
+    memset(set, 0, GM_SET_WORDS * sizeof *set);
+    for (int d = 0; d < GM_NDIRS; d++)
+        for (uint64_t m = k->lines[kind][d]; m; m &= m - 1) {
+            int l = __builtin_ctzll(m), base = gm_line_base[d][l], step = gm_step[d];
+            for (uint32_t bits = (uint32_t)(k->mask[d][l][kind] >> shift); bits; bits &= bits - 1) {
+                int n = base + __builtin_ctz(bits) * step;
+                set[n >> 6] |= (uint64_t)1 << (n & 63);
+            }
+        }
 }
 
 /* ---- from scratch --------------------------------------------------------------------- */
@@ -237,8 +198,8 @@ int gm_codes_eval_delta(const gm_codes *k, int cell, int color)
     return delta;
 }
 
-/* The flags of an empty cell from its keys and the line tables (not from line_masks, so that
-   verify mode checks line_masks against line_window's definition too). */
+/* The flags of an empty cell from its keys and the line tables (not from gm_line_masks, so that
+   verify mode checks gm_line_masks against line_window's definition too). */
 static void cell_flags(gm_codes *k, int cell)
 {
     for (int d = 0; d < GM_NDIRS; d++) {
@@ -246,18 +207,14 @@ static void cell_flags(gm_codes *k, int cell)
         uint64_t *m = k->mask[d][gm_line_of[d][cell]];
         int p = gm_pos_of[d][cell];
         for (int i = 0; i < 4; i++)
-            if ((f >> i) & 1) {
-                k->count[i][cell]++;
-                set_to(k->set[i], cell, 1);
+            if ((f >> i) & 1)
                 m[i >> 1] |= (uint64_t)1 << (p + 32 * (i & 1));
-            }
     }
 }
 
 void gm_codes_rebuild(gm_codes *k, const gm_board *b)
 {
     memset(k, 0, offsetof(gm_codes, undo));
-    k->nlog = 0;
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++) {
             int c = gm_cell(x, y);
@@ -266,14 +223,15 @@ void gm_codes_rebuild(gm_codes *k, const gm_board *b)
             if (b->cell[c] == GM_EMPTY)
                 cell_flags(k, c);
         }
+    for (int d = 0; d < GM_NDIRS; d++)         /* (not line_set's: verify mode checks it) */
+        for (int l = 0; l < GM_MAX_LINES; l++)
+            for (int kind = 0; kind < 2; kind++)
+                k->lines[kind][d] |= (uint64_t)(k->mask[d][l][kind] != 0) << l;
     k->eval = eval_scratch(b);
 }
 
 /* ---- incremental ---------------------------------------------------------------------- */
 
-/* The keys around cell gain (sign 1) or lose (sign -1) a stone of color; then the flags of
-   its four lines are recomputed from the bit lines (with the stone when it is being put:
-   the board gets it after the codes) and their changes counted. */
 /* The keys of the 8 points around cell along d gain a stone of color (key_fields: four at a
    time); the words before are kept in *saved. */
 static inline void keys_around(gm_codes *k, const gm_board *b, int d, int cell, int color,
@@ -295,7 +253,7 @@ static inline void keys_around(gm_codes *k, const gm_board *b, int d, int cell, 
 
 /* A stone put: its keys, then the flags of its four lines recomputed from the bit lines with
    the stone (the board gets it after the codes), the four lines' masks side by side (a loop
-   the compiler may vectorize); what it changes is kept in undo[nmoves] and the log. */
+   the compiler may vectorize); what it changes is kept in undo[nmoves]. */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
 {
     int delta = gm_codes_eval_delta(k, cell, color);
@@ -303,7 +261,6 @@ int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
     uint64_t five[GM_NDIRS], three[GM_NDIRS];
     gm_codes_undo *u = &k->undo[b->nmoves];
     u->eval = k->eval;
-    u->log = k->nlog;
     k->eval += delta;
     for (int d = 0; d < GM_NDIRS; d++) {
         int l = gm_line_of[d][cell];
@@ -316,9 +273,9 @@ int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
         on[d] = b->valid[d][l];
     }
     for (int d = 0; d < GM_NDIRS; d++)
-        line_masks(bl[d], wh[d], on[d], &five[d], &three[d]);
+        gm_line_masks(bl[d], wh[d], on[d], &five[d], &three[d]);
     for (int d = 0; d < GM_NDIRS; d++)
-        line_set(k, d, cell, five[d], three[d]);
+        line_set(k, d, gm_line_of[d][cell], five[d], three[d]);
     return delta;
 }
 
@@ -327,19 +284,12 @@ void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color)
 {
     gm_codes_undo *u = &k->undo[b->nmoves];
     (void)color;
-    while (k->nlog > u->log) {
-        int e = k->log[--k->nlog], i = e >> 9 & 3, n = e & 511, old = e >> 11;
-        uint64_t bit = (uint64_t)1 << (n & 63);
-        k->count[i][n] = (uint8_t)old;
-        k->set[i][n >> 6] = old ? k->set[i][n >> 6] | bit : k->set[i][n >> 6] & ~bit;
-    }
     for (int d = 0; d < GM_NDIRS; d++) {
         int l = gm_line_of[d][cell];
         uint16_t *kp = &k->key[d][l * GM_KEY_SLOTS + gm_pos_of[d][cell]];
         memcpy(kp, &u->key[d][0], sizeof u->key[d][0]);
         memcpy(kp + 5, &u->key[d][1], sizeof u->key[d][1]);
-        k->mask[d][l][0] = u->mask[d][0];
-        k->mask[d][l][1] = u->mask[d][1];
+        line_set(k, d, l, u->mask[d][0], u->mask[d][1]);
     }
     k->eval = u->eval;
 }

@@ -107,6 +107,16 @@ void gm_search_free(gm_search *s)
     free(s);
 }
 
+void gm_search_clear(gm_search *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+    memset(s->vcf_fail, 0, sizeof(uint64_t) << VCF_TABLE_BITS);
+    memset(s->killer, 0, sizeof s->killer);
+    memset(s->history, 0, sizeof s->history);
+    s->tt_fresh = 1;             /* the next search need not clear it again, */
+    s->tt_size = s->tt_rule = -1;  /* and marks it used */
+}
+
 int gm_search_tt_megabytes(const gm_search *s)
 {
     return s->tt_mb;
@@ -131,8 +141,7 @@ static int win_at(const gm_board *b, int color, int cell);
 static void srch_make(gm_search *s, int cell)
 {
     int me = s->b.to_move;
-    const uint64_t *five = s->cd.set[GM_CODES_FIVE + me - 1];
-    int won = (five[cell >> 6] >> (cell & 63) & 1) && win_at(&s->b, me, cell);
+    int won = gm_codes_has(&s->cd, GM_CODES_FIVE + me - 1, cell) && win_at(&s->b, me, cell);
     gm_codes_put(&s->cd, &s->b, cell, me);
     gm_board_make_won(&s->b, cell, won);
     if (s->verify)
@@ -176,11 +185,21 @@ long gm_search_mismatches(const gm_search *s, long *checks)
    may make a four)? */
 static int may_make_four(const gm_search *s, int cell, int color)
 {
-    return s->cd.count[GM_CODES_THREE + color - 1][cell] != 0;
+    return gm_codes_has(&s->cd, GM_CODES_THREE + color - 1, cell);
 }
 
+/* Five or more wins (freestyle; white in renju): then every point of a window of four (a
+   five flag) is a win, and no run needs judging. */
+static inline int overline_wins(const gm_board *b, int color)
+{
+    return b->rule == GM_FREESTYLE || (b->rule == GM_RENJU && color == GM_WHITE);
+}
+
+/* Does a stone of color on the empty cell, which has a window of four (the five set), win? */
 static int win_at(const gm_board *b, int color, int cell)
 {
+    if (overline_wins(b, color))
+        return 1;
     for (int d = 0; d < GM_NDIRS; d++) {
         int pos = gm_pos_of[d][cell];
         uint32_t own = gm_line_bits(b, color, d, cell) | 1u << pos;
@@ -228,11 +247,17 @@ static void threats_find(const gm_search *s, threats *t)
     int me = b->to_move, opp = gm_other(me);
     t->my_win = t->opp_win = -1;
     t->nopp = 0;
-    SET_EACH(s->cd.set[GM_CODES_FIVE + me - 1], c, {
+    const uint64_t *lines = s->cd.lines[0];
+    if (!(lines[0] | lines[1] | lines[2] | lines[3]))    /* most nodes: no window of four */
+        return;
+    uint64_t mine[GM_SET_WORDS], theirs[GM_SET_WORDS];
+    gm_codes_cells(&s->cd, GM_CODES_FIVE + me - 1, mine);
+    gm_codes_cells(&s->cd, GM_CODES_FIVE + opp - 1, theirs);
+    SET_EACH(mine, c, {
         if (win_at(b, me, c))
             t->my_win = c;
     })
-    SET_EACH(s->cd.set[GM_CODES_FIVE + opp - 1], c, {
+    SET_EACH(theirs, c, {
         if (win_at(b, opp, c)) {
             t->opp_win = c;
             t->nopp++;
@@ -399,7 +424,34 @@ static int wins_around(const gm_search *s, int color, int cell, int *cells)
         uint32_t own = b->line[color - 1][d][l];
         for (; near && n < 2; near &= near - 1) {
             int q = __builtin_ctz(near);
-            if (gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
+            if (overline_wins(b, color)
+                || gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
+                cells[n++] = cell + (q - p) * gm_step[d];
+        }
+    }
+    return n;
+}
+
+/* wins_around for a stone of color not yet put on the empty cell: the same points, in the same
+   order, from the lines' bits with the stone added (gm_line_masks gives the five flags the
+   move's gm_codes_put would store). */
+static int wins_if_put(const gm_search *s, int color, int cell, int *cells)
+{
+    const gm_board *b = &s->b;
+    int n = 0;
+    for (int d = 0; d < GM_NDIRS && n < 2; d++) {
+        int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
+        uint32_t bl = b->line[0][d][l], wh = b->line[1][d][l];
+        uint64_t five, three;
+        *(color == GM_BLACK ? &bl : &wh) |= 1u << p;       /* the four's stone */
+        gm_line_masks(bl, wh, b->valid[d][l], &five, &three);
+        uint32_t near = (uint32_t)(five >> (color == GM_WHITE ? 32 : 0))
+                        & (p >= 4 ? 511u << (p - 4) : 511u >> (4 - p));
+        uint32_t own = color == GM_BLACK ? bl : wh;
+        for (; near && n < 2; near &= near - 1) {
+            int q = __builtin_ctz(near);
+            if (overline_wins(b, color)
+                || gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
                 cells[n++] = cell + (q - p) * gm_step[d];
         }
     }
@@ -437,12 +489,39 @@ static int vcf_defend(gm_search *s, int plies, int ply, const int *w, int nw)
     return won;
 }
 
+/* Verify mode: the win points read without the move are those of the move made. */
+static void vcf_verify(gm_search *s, int cell, int nw, const int *w)
+{
+    int made[2];
+    srch_make(s, cell);
+    int n = wins_around(s, s->b.cell[cell], cell, made);
+    srch_unmake(s, cell);
+    s->checks++;
+    s->mismatches += n != nw || (n > 0 && made[0] != w[0]) || (n > 1 && made[1] != w[1]);
+}
+
 /* One attacking four at cell: made, answered, searched on; 1 on a proven win. */
 static int vcf_try(gm_search *s, int cell, int plies, int ply)
 {
     int w[2], won = 0, me = s->b.to_move;
-    if (!may_make_four(s, cell, me) || forbidden_for(s, cell))
+    if (forbidden_for(s, cell))  /* (the cell is one of the three set: it may make a four) */
         return 0;
+    if (plies < 4 && !(s->b.rule == GM_RENJU && me == GM_WHITE)) {
+        /* The block would be the last move (vcf_defend returns 0 below 3 plies): only a
+           four with two win points wins, and that needs no move made. The exception is
+           renju's white attacker, whose single win point may be forbidden to black's block,
+           a test of the board with the four on it. */
+        int nw = wins_if_put(s, me, cell, w);
+        if (s->verify)
+            vcf_verify(s, cell, nw, w);
+        if (nw < 2)
+            return 0;
+        s->vcf_pv[ply] = (uint16_t)cell;
+        s->vcf_pv[ply + 1] = (uint16_t)w[0];
+        s->vcf_pv[ply + 2] = (uint16_t)w[1];
+        s->vcf_len = s->vcf_win = ply + 3;
+        return 1;
+    }
     srch_make(s, cell);
     int nw = wins_around(s, me, cell, w);
     if (nw > 0)
@@ -468,7 +547,9 @@ static int vcf_attack(gm_search *s, int plies, int ply)
     }
     if (plies < 3 || t.nopp >= 2 || vcf_mark(s, plies, 0))
         return 0;
-    SET_EACH(s->cd.set[GM_CODES_THREE + s->b.to_move - 1], c, {    /* the cells that may make a four */
+    uint64_t threes[GM_SET_WORDS];   /* the cells where a stone may make a four */
+    gm_codes_cells(&s->cd, GM_CODES_THREE + s->b.to_move - 1, threes);
+    SET_EACH(threes, c, {
         if ((t.nopp == 0 || c == t.opp_win) && vcf_try(s, c, plies, ply))
             return 1;
     })
@@ -597,8 +678,8 @@ static int leaf_score(gm_search *s, int ply)
 static int quiet_move(const gm_search *s, int cell)
 {
     int me = s->b.to_move;
-    return !s->cd.count[GM_CODES_THREE + me - 1][cell]
-           && !s->cd.count[GM_CODES_THREE + gm_other(me) - 1][cell];
+    return !gm_codes_has(&s->cd, GM_CODES_THREE + me - 1, cell)
+           && !gm_codes_has(&s->cd, GM_CODES_THREE + gm_other(me) - 1, cell);
 }
 
 /* Move-count pruning: how many moves a shallow node tries before it skips the quiet ones

@@ -45,21 +45,28 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
                                          20000)
 
 
-@pytest.mark.parametrize("line,broken", [
-    ("memcpy(kp + 5, &after, sizeof after);", "if (p != 3) "),      # one key update missed
-    ("k->count[i][n]++;", "if (n % 5) "),                          # counts drift
-    ("k->set[i][n >> 6] |= (uint64_t)1 << (n & 63);", "if (i) "),   # a set not kept
-    ("k->count[i][n] = (uint8_t)old;", "if (n % 7) "),             # a lift's counts not given back
-    ("memcpy(kp + 5, &u->key[d][1], sizeof u->key[d][1]);", "if (d) "),  # nor its keys
-    ("f3 |= f3 << 2 | f3 << 3;", "if (bl & 1) "),                   # line_masks off the definition
+@pytest.mark.parametrize("file,line,broken", [
+    ("patterns.c", "memcpy(kp + 5, &after, sizeof after);", "if (p != 3) "),  # a key update missed
+    ("patterns.c", "line_set(k, d, gm_line_of[d][cell], five[d], three[d]);", "if (d) "),  # a
+                                                                   # put's flags lost
+    ("patterns.c", "k->lines[1][d] = (k->lines[1][d] & ~bit) | (three ? bit : 0);",
+     "if (l % 5) "),                                               # a line's summary not kept
+    ("patterns.c", "line_set(k, d, l, u->mask[d][0], u->mask[d][1]);", "if (d != 2) "),  # a
+                                                                   # lift's flags not given back
+    ("patterns.c", "memcpy(kp + 5, &u->key[d][1], sizeof u->key[d][1]);", "if (d) "),  # nor keys
+    ("internal.h", "f3 |= f3 << 2 | f3 << 3;", "if (bl & 1) "),    # gm_line_masks off the
+                                                                   # definition
+    ("search.c", "*(color == GM_BLACK ? &bl : &wh) |= 1u << p;", "if (d) "),  # a VCF four's
+                                                                   # win points read wrong
 ])
-def test_harness_catches_broken_incremental_codes(tmp_path, line, broken):
+def test_harness_catches_broken_incremental_codes(tmp_path, file, line, broken):
     """The search's incremental line-pattern codes are compared with a rebuild after every
     move inside a search: a patterns.c that misses one update is caught, and so is a
-    bit-parallel line_masks that differs from the line tables' definition (the rebuild reads
-    the flags from the tables)."""
-    fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, "patterns.c", line,
-                                         broken, 20000)
+    bit-parallel gm_line_masks that differs from the line tables' definition (the rebuild
+    reads the flags from the tables), and a VCF whose last four's win points, read without
+    the move, differ from those of the move made."""
+    fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, file, line, broken,
+                                         20000)
 
 
 def test_harness_compiles_and_calls_the_inspect_helpers(harness):

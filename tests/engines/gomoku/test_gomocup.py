@@ -212,3 +212,28 @@ def test_a_node_budget_searches_that_many_nodes_whatever_the_time():
     words = brain.messages[-1].split()
     assert words[:1] == ["MESSAGE"] and 3000 <= int(words[words.index("nodes") + 1]) <= 3001
     assert brain.close()[0] == 0
+
+
+def _nodes(brain, *lines):
+    brain.answer(*lines)
+    words = brain.messages[-1].split()
+    return int(words[words.index("nodes") + 1])
+
+
+def test_the_table_outlives_a_repeated_memory_limit_and_not_a_new_one():
+    """The same position searched twice at a fixed depth: the second search finds the first
+    one's table (fewer nodes) after a repeated INFO max_memory, which Piskvork may send every
+    turn, and an empty one (the same nodes) after a different limit or RESTART."""
+    exe = shutil.which("engines", path=str(Path(sys.executable).parent))
+    brain = Brain([exe, "gomocup", "--depth", "5"])
+    brain.send("INFO timeout_turn 30000", "INFO max_memory 83886080")
+    assert brain.answer("START 15") == "OK"
+    board = ("BOARD", "7,7,2", "8,8,1", "6,9,2", "8,6,1", "DONE")
+    first = _nodes(brain, *board)
+    brain.send("INFO max_memory 83886080")
+    assert _nodes(brain, *board) < first
+    brain.send("INFO max_memory 167772160")
+    assert _nodes(brain, *board) == first
+    assert brain.answer("RESTART") == "OK"
+    assert _nodes(brain, *board) == first
+    assert brain.close()[0] == 0

@@ -221,6 +221,20 @@ def test_search_of_a_finished_game_returns_no_move():
     assert engine.search(depth=2)["move"] is None
 
 
+def test_clear_table_forgets_what_the_table_learnt():
+    from engines.gomoku.bench import POSITIONS
+
+    engine = GomokuEngine(15, "freestyle", tt_megabytes=4)
+    engine.setup(POSITIONS[0])
+    first = engine.search(depth=6)
+    again = engine.search(depth=6)
+    engine.clear_table()
+    cleared = engine.search(depth=6)
+    assert again["nodes"] < first["nodes"]                  # the table helped the repeat
+    assert (cleared["nodes"], cleared["move"], cleared["pv"]) == (
+        first["nodes"], first["move"], first["pv"])         # and is empty again
+
+
 def test_bench_prints_nodes_per_second(capsys):
     from engines.gomoku.bench import run_bench
 
@@ -228,6 +242,8 @@ def test_bench_prints_nodes_per_second(capsys):
     out = capsys.readouterr().out
     assert "nodes/s" in out and figures["nodes_per_second"] > 0
     assert figures["mean_depth"] >= 2          # no position is a quick proof
+    assert figures["table"] == "written before the clock" and "written before" in out
+    assert run_bench(seconds=0.05, cold=True)["table"].startswith("cold")
 
 
 def test_bench_positions_are_open_middle_games():
