@@ -165,21 +165,6 @@ int gm_board_win_line(const gm_board *b, int *cells)
 
 /* ---- stones and moves ---------------------------------------------------------------- */
 
-void gm_board_put(gm_board *b, int cell, int color)
-{
-    b->cell[cell] = (uint8_t)color;
-    for (int d = 0; d < GM_NDIRS; d++)
-        b->line[color - 1][d][gm_line_of[d][cell]] |= 1u << gm_pos_of[d][cell];
-}
-
-void gm_board_lift(gm_board *b, int cell)
-{
-    int color = b->cell[cell];
-    b->cell[cell] = GM_EMPTY;
-    for (int d = 0; d < GM_NDIRS; d++)
-        b->line[color - 1][d][gm_line_of[d][cell]] &= ~(1u << gm_pos_of[d][cell]);
-}
-
 /* The result after the stone just put on cell: a win, a draw, or none. */
 static int board_judge(gm_board *b, int cell, int color)
 {
@@ -191,27 +176,10 @@ static int board_judge(gm_board *b, int cell, int color)
     return GM_RESULT_NONE;
 }
 
-/* A stone of the side to move, recorded, without judging the result. */
-static void board_place(gm_board *b, int cell)
-{
-    int color = b->to_move;
-    gm_board_put(b, cell, color);
-    b->hash ^= gm_zobrist[color][cell];
-    b->moves[b->nmoves++] = (uint16_t)cell;
-    b->to_move = gm_other(color);
-}
-
 void gm_board_make(gm_board *b, int cell)
 {
-    board_place(b, cell);
+    gm_board_place(b, cell);
     b->result = board_judge(b, cell, b->cell[cell]);
-}
-
-void gm_board_make_won(gm_board *b, int cell, int won)
-{
-    int color = b->to_move;
-    board_place(b, cell);
-    b->result = won ? color : GM_RESULT_NONE;
 }
 
 int gm_board_setup(gm_board *b, const int *cells, int n)
@@ -228,21 +196,10 @@ int gm_board_setup(gm_board *b, const int *cells, int n)
     }
     gm_board_reset(b, b->size, b->rule);
     for (int i = 0; i < n; i++)
-        board_place(b, cells[i]);
+        gm_board_place(b, cells[i]);
     if (n > 0)
         b->result = board_judge(b, cells[n - 1], b->cell[cells[n - 1]]);
     return GM_OK;
-}
-
-void gm_board_unmake(gm_board *b)
-{
-    int cell = b->moves[--b->nmoves], color = b->cell[cell];
-    b->moves[b->nmoves] = 0;      /* so that make + unmake gives back the very same bytes */
-    gm_board_lift(b, cell);
-    b->hash ^= gm_zobrist[color][cell];
-    b->to_move = color;
-    b->result = GM_RESULT_NONE;   /* no move is ever made after a result */
-    b->win_dir = -1;
 }
 
 int gm_board_check(gm_board *b, int x, int y)

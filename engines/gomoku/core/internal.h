@@ -20,15 +20,56 @@ extern uint64_t gm_zobrist[3][GM_MAX_CELLS];     /* [color][cell]; [GM_EMPTY] is
 extern uint64_t gm_zobrist_white;
 void gm_tables_init(void);                       /* idempotent, thread-safe (plat_run_once) */
 
-/* board.c: stones without bookkeeping (bits and cell only), for the rules' what-ifs. */
-void gm_board_put(gm_board *b, int cell, int color);
-void gm_board_lift(gm_board *b, int cell);
-/* board.c: a move without a legality check, and its exact inverse. */
+/* Stones without bookkeeping (bits and cell only), for the rules' what-ifs. Inline here, as
+   the moves below, because the search makes one at every node. */
+static inline void gm_board_put(gm_board *b, int cell, int color)
+{
+    b->cell[cell] = (uint8_t)color;
+    for (int d = 0; d < GM_NDIRS; d++)
+        b->line[color - 1][d][gm_line_of[d][cell]] |= 1u << gm_pos_of[d][cell];
+}
+
+static inline void gm_board_lift(gm_board *b, int cell)
+{
+    int color = b->cell[cell];
+    b->cell[cell] = GM_EMPTY;
+    for (int d = 0; d < GM_NDIRS; d++)
+        b->line[color - 1][d][gm_line_of[d][cell]] &= ~(1u << gm_pos_of[d][cell]);
+}
+
+/* A stone of the side to move, recorded, without judging the result. */
+static inline void gm_board_place(gm_board *b, int cell)
+{
+    int color = b->to_move;
+    gm_board_put(b, cell, color);
+    b->hash ^= gm_zobrist[color][cell];
+    b->moves[b->nmoves++] = (uint16_t)cell;
+    b->to_move = gm_other(color);
+}
+
+/* board.c: a move without a legality check, its result judged (gm_board_unmake undoes it). */
 void gm_board_make(gm_board *b, int cell);
-void gm_board_unmake(gm_board *b);
+
 /* The search's move: the caller knows whether it makes a five (won); the result is that win
    or none (a draw is not judged, win_dir stays -1). gm_board_unmake undoes it too. */
-void gm_board_make_won(gm_board *b, int cell, int won);
+static inline void gm_board_make_won(gm_board *b, int cell, int won)
+{
+    int color = b->to_move;
+    gm_board_place(b, cell);
+    b->result = won ? color : GM_RESULT_NONE;
+}
+
+/* The exact inverse of a move. */
+static inline void gm_board_unmake(gm_board *b)
+{
+    int cell = b->moves[--b->nmoves], color = b->cell[cell];
+    b->moves[b->nmoves] = 0;      /* so that make + unmake gives back the very same bytes */
+    gm_board_lift(b, cell);
+    b->hash ^= gm_zobrist[color][cell];
+    b->to_move = color;
+    b->result = GM_RESULT_NONE;   /* no move is ever made after a result */
+    b->win_dir = -1;
+}
 
 /* The bit line of color through cell along dir, and the empty points of that line. */
 static inline uint32_t gm_line_bits(const gm_board *b, int color, int dir, int cell)

@@ -40,9 +40,9 @@ def test_random_api_sequences_are_clean_under_sanitizers(harness, seed):
 ])
 def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
     """The oracle can fail: a core whose hash misses some stones, or whose undo does not give
-    back every byte, is caught."""
-    fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, "board.c", line, broken,
-                                         20000)
+    back every byte, is caught (the move and its undo are internal.h's inline functions)."""
+    fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, "internal.h", line,
+                                         broken, 20000)
 
 
 @pytest.mark.parametrize("file,line,broken", [
