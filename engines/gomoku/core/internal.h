@@ -160,6 +160,10 @@ void gm_codes_tables_init(void);           /* idempotent, thread-safe (plat_run_
 void gm_codes_rebuild(gm_codes *k, const gm_board *b);        /* from scratch */
 int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color); /* eval delta */
 void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color);
+/* The VCF's stones: only the flags change (keys and evaluation are left as they were). */
+void gm_codes_put_flags(gm_codes *k, const gm_board *b, int cell, int color);
+void gm_codes_lift_flags(gm_codes *k, const gm_board *b, int cell);
+int gm_codes_flags_equal(const gm_codes *a, const gm_codes *b);  /* masks and summaries */
 int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone there */
 void gm_codes_cand_rows(const gm_board *b, uint32_t *cand); /* per row, the empty points
                                                               near a stone */

@@ -251,21 +251,17 @@ static inline void keys_around(gm_codes *k, const gm_board *b, int d, int cell, 
     memcpy(kp + 5, &after, sizeof after);
 }
 
-/* A stone put: its keys, then the flags of its four lines recomputed from the bit lines with
-   the stone (the board gets it after the codes), the four lines' masks side by side (a loop
-   the compiler may vectorize); what it changes is kept in undo[nmoves]. */
-int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
+/* The flags of the stone's four lines recomputed from the bit lines with the stone (the board
+   gets it after the codes), the four lines side by side (a loop the compiler may vectorize);
+   the masks before are kept in u. */
+static inline void flags_put(gm_codes *k, const gm_board *b, int cell, int color,
+                             gm_codes_undo *u)
 {
-    int delta = gm_codes_eval_delta(k, cell, color);
     uint32_t bl[GM_NDIRS], wh[GM_NDIRS], on[GM_NDIRS];
     uint64_t five[GM_NDIRS], three[GM_NDIRS];
-    gm_codes_undo *u = &k->undo[b->nmoves];
-    u->eval = k->eval;
-    k->eval += delta;
     for (int d = 0; d < GM_NDIRS; d++) {
         int l = gm_line_of[d][cell];
         uint32_t stone = 1u << gm_pos_of[d][cell];
-        keys_around(k, b, d, cell, color, u->key[d]);
         u->mask[d][0] = k->mask[d][l][0];
         u->mask[d][1] = k->mask[d][l][1];
         bl[d] = b->line[0][d][l] | (color == GM_BLACK ? stone : 0);
@@ -276,6 +272,19 @@ int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
         gm_line_masks(bl[d], wh[d], on[d], &five[d], &three[d]);
     for (int d = 0; d < GM_NDIRS; d++)
         line_set(k, d, gm_line_of[d][cell], five[d], three[d]);
+}
+
+/* A stone put: its keys and the evaluation, then its lines' flags; what it changes is kept
+   in undo[nmoves]. */
+int gm_codes_put(gm_codes *k, const gm_board *b, int cell, int color)
+{
+    int delta = gm_codes_eval_delta(k, cell, color);
+    gm_codes_undo *u = &k->undo[b->nmoves];
+    u->eval = k->eval;
+    k->eval += delta;
+    for (int d = 0; d < GM_NDIRS; d++)
+        keys_around(k, b, d, cell, color, u->key[d]);
+    flags_put(k, b, cell, color, u);
     return delta;
 }
 
@@ -292,6 +301,26 @@ void gm_codes_lift(gm_codes *k, const gm_board *b, int cell, int color)
         line_set(k, d, l, u->mask[d][0], u->mask[d][1]);
     }
     k->eval = u->eval;
+}
+
+/* The VCF's stones: the flags only (it reads no key and no evaluation, which stay as they
+   were until the matching lift_flags, so they are right again once the VCF is over). */
+void gm_codes_put_flags(gm_codes *k, const gm_board *b, int cell, int color)
+{
+    flags_put(k, b, cell, color, &k->undo[b->nmoves]);
+}
+
+void gm_codes_lift_flags(gm_codes *k, const gm_board *b, int cell)
+{
+    gm_codes_undo *u = &k->undo[b->nmoves];
+    for (int d = 0; d < GM_NDIRS; d++)
+        line_set(k, d, gm_line_of[d][cell], u->mask[d][0], u->mask[d][1]);
+}
+
+int gm_codes_flags_equal(const gm_codes *a, const gm_codes *b)
+{
+    return memcmp(a->mask, b->mask, sizeof a->mask) == 0
+           && memcmp(a->lines, b->lines, sizeof a->lines) == 0;
 }
 
 /* The candidate points of every row (cand[y], bit x for the point (x, y)): empty, with a stone

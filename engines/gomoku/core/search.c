@@ -156,6 +156,34 @@ static void srch_unmake(gm_search *s, int cell)
         srch_verify(s);
 }
 
+/* The VCF's moves: only fours, blocks and fives, read from the flags, so only the flags are
+   kept (verify mode compares them alone); a VCF gives back every move it makes before the
+   search reads keys or the evaluation again. */
+static void vcf_verify_flags(gm_search *s)
+{
+    gm_codes_rebuild(&s->fresh, &s->b);
+    s->checks++;
+    s->mismatches += !gm_codes_flags_equal(&s->fresh, &s->cd);
+}
+
+static void vcf_make(gm_search *s, int cell)
+{
+    int me = s->b.to_move;
+    int won = gm_codes_has(&s->cd, GM_CODES_FIVE + me - 1, cell) && win_at(&s->b, me, cell);
+    gm_codes_put_flags(&s->cd, &s->b, cell, me);
+    gm_board_make_won(&s->b, cell, won);
+    if (s->verify)
+        vcf_verify_flags(s);
+}
+
+static void vcf_unmake(gm_search *s, int cell)
+{
+    gm_board_unmake(&s->b);
+    gm_codes_lift_flags(&s->cd, &s->b, cell);
+    if (s->verify)
+        vcf_verify_flags(s);
+}
+
 /* The board and its codes built from the caller's board, stone by stone. */
 static void srch_load(gm_search *s, const gm_board *b)
 {
@@ -481,9 +509,9 @@ static int vcf_defend(gm_search *s, int plies, int ply, const int *w, int nw)
     }
     if (plies < 3)
         return 0;
-    srch_make(s, w[0]);
+    vcf_make(s, w[0]);
     int won = vcf_attack(s, plies - 1, ply + 1);
-    srch_unmake(s, w[0]);
+    vcf_unmake(s, w[0]);
     if (won)
         s->vcf_pv[ply] = (uint16_t)w[0];
     return won;
@@ -493,9 +521,9 @@ static int vcf_defend(gm_search *s, int plies, int ply, const int *w, int nw)
 static void vcf_verify(gm_search *s, int cell, int nw, const int *w)
 {
     int made[2];
-    srch_make(s, cell);
+    vcf_make(s, cell);
     int n = wins_around(s, s->b.cell[cell], cell, made);
-    srch_unmake(s, cell);
+    vcf_unmake(s, cell);
     s->checks++;
     s->mismatches += n != nw || (n > 0 && made[0] != w[0]) || (n > 1 && made[1] != w[1]);
 }
@@ -522,11 +550,11 @@ static int vcf_try(gm_search *s, int cell, int plies, int ply)
         s->vcf_len = s->vcf_win = ply + 3;
         return 1;
     }
-    srch_make(s, cell);
+    vcf_make(s, cell);
     int nw = wins_around(s, me, cell, w);
     if (nw > 0)
         won = vcf_defend(s, plies - 1, ply + 1, w, nw);
-    srch_unmake(s, cell);
+    vcf_unmake(s, cell);
     if (won)
         s->vcf_pv[ply] = (uint16_t)cell;
     return won;

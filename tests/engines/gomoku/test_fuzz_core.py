@@ -54,6 +54,8 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
     ("patterns.c", "line_set(k, d, l, u->mask[d][0], u->mask[d][1]);", "if (d != 2) "),  # a
                                                                    # lift's flags not given back
     ("patterns.c", "memcpy(kp + 5, &u->key[d][1], sizeof u->key[d][1]);", "if (d) "),  # nor keys
+    ("patterns.c", "line_set(k, d, gm_line_of[d][cell], u->mask[d][0], u->mask[d][1]);",
+     "if (d != 1) "),                                              # nor a VCF move's flags
     ("internal.h", "f3 |= f3 << 2 | f3 << 3;", "if (bl & 1) "),    # gm_line_masks off the
                                                                    # definition
     ("search.c", "*(color == GM_BLACK ? &bl : &wh) |= 1u << p;", "if (d) "),  # a VCF four's
