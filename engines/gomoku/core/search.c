@@ -725,51 +725,73 @@ static int late_reduction(const gm_search *s, int depth, int ply, int i, int cel
            && (ply >= MAX_PLY || (cell != s->killer[ply][0] && cell != s->killer[ply][1]));
 }
 
-static int search_moves(gm_search *s, movelist *ml, int n, int depth, int alpha, int beta,
-                        int ply, int *best_move, int frontier, int late_limit)
+/* The move c, the i-th of its node, tried (the node's running state in *alpha, *best,
+   *best_move and *searched); 1 when the node is done: a cutoff, or the budget ran out. */
+static inline int try_move(gm_search *s, int c, int i, int depth, int *alpha, int beta, int ply,
+                           int *best, int *best_move, int *searched, int frontier,
+                           int late_limit)
 {
-    int best = -INF, searched = 0;
-    for (int i = 0; i < n; i++) {
-        pick_best(ml, i);
-        int c = ml->cell[i];
-        if (late_limit && i >= late_limit && searched > 0 && quiet_move(s, c))
-            continue;
-        if (forbidden_for(s, c))
-            continue;
-        int fv = frontier ? frontier_score(s, c, alpha) : -INF;
-        if (fv > -INF) {
-            searched++;
-            if (fv > best) {
-                best = fv;
-                *best_move = c;
-            }
-            continue;
-        }
-        int reduce = late_reduction(s, depth, ply, i, c);
-        int v = search_child(s, c, depth, alpha, beta, ply, searched++ == 0, reduce);
-        if (s->aborted)
-            return best;
-        if (ply == 0)
-            root_note(s, c, v);
-        if (v > best) {
-            best = v;
+    if (late_limit && i >= late_limit && *searched > 0 && quiet_move(s, c))
+        return 0;
+    if (forbidden_for(s, c))
+        return 0;
+    int fv = frontier ? frontier_score(s, c, *alpha) : -INF;
+    if (fv > -INF) {
+        ++*searched;
+        if (fv > *best) {
+            *best = fv;
             *best_move = c;
         }
-        if (v > alpha) {
-            alpha = v;
-            pv_update(s, ply, c);
-        }
-        if (v >= beta) {
-            cutoff_learn(s, c, depth + 1, ply);
+        return 0;
+    }
+    int reduce = late_reduction(s, depth, ply, i, c);
+    int v = search_child(s, c, depth, *alpha, beta, ply, (*searched)++ == 0, reduce);
+    if (s->aborted)
+        return 1;
+    if (ply == 0)
+        root_note(s, c, v);
+    if (v > *best) {
+        *best = v;
+        *best_move = c;
+    }
+    if (v > *alpha) {
+        *alpha = v;
+        pv_update(s, ply, c);
+    }
+    if (v >= beta) {
+        cutoff_learn(s, c, depth + 1, ply);
+        return 1;
+    }
+    return 0;
+}
+
+/* A node's moves, best ordered first. The table's move goes first (its bonus would put it
+   there) and, away from the root, is tried before the others are generated: many nodes cut
+   off on it, and then need no list at all. */
+static int search_moves(gm_search *s, const threats *t, int tt_move, int depth, int alpha,
+                        int beta, int ply, int *best_move, int frontier, int late_limit)
+{
+    movelist ml;
+    int best = -INF, searched = 0, staged = -1;
+    if (tt_move >= 0 && t->nopp == 0 && ply > 0 && !s->plain) {
+        staged = tt_move;
+        if (try_move(s, staged, 0, depth, &alpha, beta, ply, &best, best_move, &searched,
+                     frontier, late_limit))
+            return best;
+    }
+    int n = node_moves(s, &ml, t, tt_move, ply);
+    for (int i = 0; i < n; i++) {
+        pick_best(&ml, i);
+        if (ml.cell[i] != staged
+            && try_move(s, ml.cell[i], i, depth, &alpha, beta, ply, &best, best_move,
+                        &searched, frontier, late_limit))
             break;
-        }
     }
     return searched ? best : 0;   /* no legal move near the stones: a draw-like zero */
 }
 
 static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
 {
-    movelist ml;
     threats t;
     int tt_move, score, best_move = -1, alpha0 = alpha;
     s->pv_len[ply] = ply;
@@ -789,10 +811,9 @@ static int search_node(gm_search *s, int depth, int alpha, int beta, int ply)
         return 0;
     if (tt_probe(s, depth, alpha, beta, ply, &score, &tt_move))
         return score;
-    int n = node_moves(s, &ml, &t, tt_move, ply);
     int child_depth = t.nopp == 1 ? depth : depth - 1;   /* the only reply is not a ply */
     int frontier = child_depth <= 0 && t.nopp == 0 && ply > 0 && !s->plain;
-    int best = search_moves(s, &ml, n, child_depth, alpha, beta, ply, &best_move, frontier,
+    int best = search_moves(s, &t, tt_move, child_depth, alpha, beta, ply, &best_move, frontier,
                             late_move_limit(s, depth, ply, &t));
     if (!s->aborted)
         tt_store(s, depth, best, best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER,
