@@ -3,7 +3,7 @@ thread, a fixed time per position: `python -m engines.gomoku.bench [seconds] [--
 
 Each position gets a new engine whose table is written before the clock starts, as a brain
 does at START (GomokuEngine.clear_table); --cold leaves the table as allocated, so that the
-search pays for its first use of every page (about 5% of a second here), the only way an
+search pays for its first use of every page (about 0.05 s of each second here), the only way an
 older revision without clear_table can be measured: compare builds under the same flag.
 
 The positions are openings of fixed moves; the figure is total nodes over total search time,

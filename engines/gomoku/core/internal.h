@@ -131,11 +131,11 @@ static inline int gm_codes_order(const gm_codes *k, int cell, int color)
 }
 /* patterns.c's flags of a whole line at once, also read by search.c's VCF (a four judged
    without its move). The line's empty points where a stone would have a clean window (five
-   on-board points, no opposing stone) with four of its colour's stones (*five) or three (*three): black's in bits
-   0-31, white's in 32-63, both computed together. A window start s is bit s of w5 (the
-   points s .. s+4); its count of stones is added bit-sliced from the five shifted lines. The
-   high half's bits that a right shift moves into the low half land at bits 28-31, where no
-   window of a line of at most 20 points starts. */
+   on-board points, no opposing stone) with four of its colour's stones (*five) or three
+   (*three): black's in bits 0-31, white's in 32-63, both computed together. A window start
+   s is bit s of w5 (the points s .. s+4); its count of stones is added bit-sliced from the
+   five shifted lines. The high half's bits that a right shift moves into the low half land
+   at bits 28-31, where no window of a line of at most 20 points starts. */
 static inline void gm_line_masks(uint32_t bl, uint32_t wh, uint32_t on, uint64_t *five,
                                  uint64_t *three)
 {
