@@ -222,8 +222,8 @@ def _nodes(brain, *lines):
 
 def test_the_table_outlives_a_repeated_memory_limit_and_not_a_new_one():
     """The same position searched twice at a fixed depth: the second search finds the first
-    one's table (fewer nodes) after a repeated INFO max_memory, which Piskvork may send every
-    turn, and an empty one (the same nodes) after a different limit or RESTART."""
+    one's table (fewer nodes) after a repeated INFO max_memory (INFO may come at any time),
+    and an empty one (the same nodes) after a different limit or RESTART."""
     exe = shutil.which("engines", path=str(Path(sys.executable).parent))
     brain = Brain([exe, "gomocup", "--depth", "5"])
     brain.send("INFO timeout_turn 30000", "INFO max_memory 83886080")
