@@ -202,10 +202,11 @@ class Brain:
             self.info[key] = int(value)
             if key == "rule":
                 self._reset_rule(rule_name(int(value)))
-            elif (key == "max_memory" and self.engine is not None
-                  and self.engine.tt_megabytes != self._memory_mb()):
-                self.engine.set_memory(self._memory_mb())   # a repeated limit keeps the table
-                self.engine.clear_table()
+            elif key == "max_memory" and self.engine is not None:
+                megabytes = self._memory_mb()
+                if self.engine.tt_megabytes != megabytes:   # a repeated limit keeps the table
+                    self.engine.set_memory(megabytes)
+                    self.engine.clear_table()
         return []
 
     def _rectstart(self, arg: str) -> list[str]:

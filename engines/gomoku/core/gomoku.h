@@ -165,9 +165,9 @@ typedef struct gm_search_result {
 
 gm_search *gm_search_new(int tt_megabytes);  /* table clamped to 1..GM_TT_MAX_MB; NULL: memory */
 void gm_search_free(gm_search *s);
-void gm_search_clear(gm_search *s);  /* a new game: the table, killers and history emptied, and
-                                        every page of the table written now, before a clock
-                                        runs (a fresh table's first use costs page faults) */
+void gm_search_clear(gm_search *s);  /* a new game: the table emptied, every page of it
+                                        written now, before a clock runs (a fresh table's
+                                        first use costs page faults) */
 int gm_search_run(gm_search *s, const gm_board *b, const gm_search_opts *opts,
                   gm_search_result *out);    /* GM_OK, or GM_ERR_GAME_OVER (out->move -1) */
 int gm_search_tt_megabytes(const gm_search *s); /* the table's real size */

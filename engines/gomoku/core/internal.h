@@ -85,6 +85,12 @@ static inline uint32_t gm_line_empty(const gm_board *b, int dir, int cell)
 /* rules.c */
 int gm_rules_run(uint32_t own, int pos);          /* length of the run of own's bits at pos */
 int gm_rules_wins(int rule, int color, int run);  /* does a run of that length win? */
+/* Do five or more win (freestyle; white in renju)? Then any run of five does, whatever its
+   length: the search judges no run there. */
+static inline int gm_rules_overline_wins(int rule, int color)
+{
+    return rule == GM_FREESTYLE || (rule == GM_RENJU && color == GM_WHITE);
+}
 int gm_rules_win_dir(const gm_board *b, int cell); /* dir of the stone's winning line, or -1 */
 int gm_rules_forbidden_cell(gm_board *b, int cell); /* renju, black, empty cell: GM_OK/reason */
 int gm_rules_fours(uint32_t own, uint32_t empty, int pos); /* black fours, stone at pos */

@@ -44,9 +44,7 @@ int gm_rules_run(uint32_t own, int pos)
 
 int gm_rules_wins(int rule, int color, int run)
 {
-    if (rule == GM_FREESTYLE || (rule == GM_RENJU && color == GM_WHITE))
-        return run >= 5;
-    return run == 5;
+    return gm_rules_overline_wins(rule, color) ? run >= 5 : run == 5;
 }
 
 int gm_rules_win_dir(const gm_board *b, int cell)

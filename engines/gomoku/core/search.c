@@ -109,10 +109,8 @@ void gm_search_free(gm_search *s)
 
 void gm_search_clear(gm_search *s)
 {
+    /* only the table: killers, history and the VCF memo are emptied by every search */
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
-    memset(s->vcf_fail, 0, sizeof(uint64_t) << VCF_TABLE_BITS);
-    memset(s->killer, 0, sizeof s->killer);
-    memset(s->history, 0, sizeof s->history);
     s->tt_fresh = 1;             /* the next search need not clear it again, */
     s->tt_size = s->tt_rule = -1;  /* and marks it used */
 }
@@ -126,11 +124,12 @@ int gm_search_tt_megabytes(const gm_search *s)
 
 /* patterns.c keeps the line-pattern codes of s->b (keys, order scores, evaluation, five and
    three sets, candidates) in s->cd, changed only by the stones of srch_make/unmake. */
-static void srch_verify(gm_search *s)
+static void srch_verify(gm_search *s, int flags_only)
 {
     gm_codes_rebuild(&s->fresh, &s->b);
     s->checks++;
-    s->mismatches += !gm_codes_equal(&s->fresh, &s->cd);
+    s->mismatches += !(flags_only ? gm_codes_flags_equal(&s->fresh, &s->cd)
+                                  : gm_codes_equal(&s->fresh, &s->cd));
 }
 
 static int win_at(const gm_board *b, int color, int cell);
@@ -138,14 +137,19 @@ static int win_at(const gm_board *b, int color, int cell);
 /* A five needs a window of four (the five set) and win_at under the rule; the draws of a full
    board or of renju black without a legal move are not judged: a node with no move left
    scores 0 anyway. */
-static void srch_make(gm_search *s, int cell)
+static int makes_five(const gm_search *s, int cell)
 {
     int me = s->b.to_move;
-    int won = gm_codes_has(&s->cd, GM_CODES_FIVE + me - 1, cell) && win_at(&s->b, me, cell);
-    gm_codes_put(&s->cd, &s->b, cell, me);
+    return gm_codes_has(&s->cd, GM_CODES_FIVE + me - 1, cell) && win_at(&s->b, me, cell);
+}
+
+static void srch_make(gm_search *s, int cell)
+{
+    int won = makes_five(s, cell);
+    gm_codes_put(&s->cd, &s->b, cell, s->b.to_move);
     gm_board_make_won(&s->b, cell, won);
     if (s->verify)
-        srch_verify(s);
+        srch_verify(s, 0);
 }
 
 static void srch_unmake(gm_search *s, int cell)
@@ -153,27 +157,19 @@ static void srch_unmake(gm_search *s, int cell)
     gm_board_unmake(&s->b);
     gm_codes_lift(&s->cd, &s->b, cell, s->b.to_move);   /* unmake gave back its colour */
     if (s->verify)
-        srch_verify(s);
+        srch_verify(s, 0);
 }
 
 /* The VCF's moves: only fours, blocks and fives, read from the flags, so only the flags are
    kept (verify mode compares them alone); a VCF gives back every move it makes before the
    search reads keys or the evaluation again. */
-static void vcf_verify_flags(gm_search *s)
-{
-    gm_codes_rebuild(&s->fresh, &s->b);
-    s->checks++;
-    s->mismatches += !gm_codes_flags_equal(&s->fresh, &s->cd);
-}
-
 static void vcf_make(gm_search *s, int cell)
 {
-    int me = s->b.to_move;
-    int won = gm_codes_has(&s->cd, GM_CODES_FIVE + me - 1, cell) && win_at(&s->b, me, cell);
-    gm_codes_put_flags(&s->cd, &s->b, cell, me);
+    int won = makes_five(s, cell);
+    gm_codes_put_flags(&s->cd, &s->b, cell, s->b.to_move);
     gm_board_make_won(&s->b, cell, won);
     if (s->verify)
-        vcf_verify_flags(s);
+        srch_verify(s, 1);
 }
 
 static void vcf_unmake(gm_search *s, int cell)
@@ -181,7 +177,7 @@ static void vcf_unmake(gm_search *s, int cell)
     gm_board_unmake(&s->b);
     gm_codes_lift_flags(&s->cd, &s->b, cell);
     if (s->verify)
-        vcf_verify_flags(s);
+        srch_verify(s, 1);
 }
 
 /* The board and its codes built from the caller's board, stone by stone. */
@@ -195,7 +191,7 @@ static void srch_load(gm_search *s, const gm_board *b)
     }
     gm_board_copy(&s->b, b);     /* the very bytes of the caller's board (result included) */
     if (s->verify)
-        srch_verify(s);
+        srch_verify(s, 0);
 }
 
 void gm_search_set_verify(gm_search *s, int on)
@@ -216,17 +212,10 @@ static int may_make_four(const gm_search *s, int cell, int color)
     return gm_codes_has(&s->cd, GM_CODES_THREE + color - 1, cell);
 }
 
-/* Five or more wins (freestyle; white in renju): then every point of a window of four (a
-   five flag) is a win, and no run needs judging. */
-static inline int overline_wins(const gm_board *b, int color)
-{
-    return b->rule == GM_FREESTYLE || (b->rule == GM_RENJU && color == GM_WHITE);
-}
-
 /* Does a stone of color on the empty cell, which has a window of four (the five set), win? */
 static int win_at(const gm_board *b, int color, int cell)
 {
-    if (overline_wins(b, color))
+    if (gm_rules_overline_wins(b->rule, color))   /* a window of four then always wins */
         return 1;
     for (int d = 0; d < GM_NDIRS; d++) {
         int pos = gm_pos_of[d][cell];
@@ -437,6 +426,22 @@ static int tt_probe(gm_search *s, int depth, int alpha, int beta, int ply, int *
 
 static int vcf_attack(gm_search *s, int plies, int ply);
 
+/* The win points of color on line d through cell (pos p) that its five flags (the line's
+   mask half, five) hold within four points of the cell, appended to cells[n..2); own is the
+   line's stones of color with the cell's. Returns the new count. */
+static int line_wins(const gm_board *b, int color, int cell, int d, int p, uint32_t five,
+                     uint32_t own, int *cells, int n)
+{
+    uint32_t near = five & (p >= 4 ? 511u << (p - 4) : 511u >> (4 - p));
+    for (; near && n < 2; near &= near - 1) {
+        int q = __builtin_ctz(near);
+        if (gm_rules_overline_wins(b->rule, color)
+            || gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
+            cells[n++] = cell + (q - p) * gm_step[d];
+    }
+    return n;
+}
+
 /* The win points of color on the lines through cell (a stone just put there), at most two,
    in the order of the lines and along each. The attacker had no five before (vcf_attack
    returns first), so a win point is on a line through cell, where that line's five flags
@@ -446,16 +451,10 @@ static int wins_around(const gm_search *s, int color, int cell, int *cells)
     const gm_board *b = &s->b;
     int n = 0;
     for (int d = 0; d < GM_NDIRS && n < 2; d++) {
-        int l = gm_line_of[d][cell], p = gm_pos_of[d][cell];
-        uint32_t near = (uint32_t)(s->cd.mask[d][l][0] >> (color == GM_WHITE ? 32 : 0))
-                        & (p >= 4 ? 511u << (p - 4) : 511u >> (4 - p));
-        uint32_t own = b->line[color - 1][d][l];
-        for (; near && n < 2; near &= near - 1) {
-            int q = __builtin_ctz(near);
-            if (overline_wins(b, color)
-                || gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
-                cells[n++] = cell + (q - p) * gm_step[d];
-        }
+        int l = gm_line_of[d][cell];
+        n = line_wins(b, color, cell, d, gm_pos_of[d][cell],
+                      (uint32_t)(s->cd.mask[d][l][0] >> (color == GM_WHITE ? 32 : 0)),
+                      b->line[color - 1][d][l], cells, n);
     }
     return n;
 }
@@ -473,15 +472,8 @@ static int wins_if_put(const gm_search *s, int color, int cell, int *cells)
         uint64_t five, three;
         *(color == GM_BLACK ? &bl : &wh) |= 1u << p;       /* the four's stone */
         gm_line_masks(bl, wh, b->valid[d][l], &five, &three);
-        uint32_t near = (uint32_t)(five >> (color == GM_WHITE ? 32 : 0))
-                        & (p >= 4 ? 511u << (p - 4) : 511u >> (4 - p));
-        uint32_t own = color == GM_BLACK ? bl : wh;
-        for (; near && n < 2; near &= near - 1) {
-            int q = __builtin_ctz(near);
-            if (overline_wins(b, color)
-                || gm_rules_wins(b->rule, color, gm_rules_run(own | 1u << q, q)))
-                cells[n++] = cell + (q - p) * gm_step[d];
-        }
+        n = line_wins(b, color, cell, d, p, (uint32_t)(five >> (color == GM_WHITE ? 32 : 0)),
+                      color == GM_BLACK ? bl : wh, cells, n);
     }
     return n;
 }
