@@ -146,7 +146,7 @@ int gm_board_at(const gm_board *b, int x, int y)
 
 uint64_t gm_board_hash(const gm_board *b)
 {
-    return b->hash ^ (b->to_move == GM_WHITE ? gm_zobrist_white : 0);
+    return gm_board_key(b);
 }
 
 int gm_board_win_line(const gm_board *b, int *cells)

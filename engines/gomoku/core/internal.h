@@ -71,6 +71,12 @@ static inline void gm_board_unmake(gm_board *b)
     b->win_dir = -1;
 }
 
+/* gm_board_hash, inline for the search's table probes: the stones and the side to move. */
+static inline uint64_t gm_board_key(const gm_board *b)
+{
+    return b->hash ^ (b->to_move == GM_WHITE ? gm_zobrist_white : 0);
+}
+
 /* The bit line of color through cell along dir, and the empty points of that line. */
 static inline uint32_t gm_line_bits(const gm_board *b, int color, int dir, int cell)
 {
@@ -174,6 +180,7 @@ int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone t
 void gm_codes_cand_rows(const gm_board *b, uint32_t *cand); /* per row, the empty points
                                                               near a stone */
 void gm_codes_cells(const gm_codes *k, int i, uint64_t *set); /* flag i's cells, a bit set */
+void gm_codes_cells_either(const gm_codes *k, int kind, uint64_t *set); /* of either colour */
 /* Does the empty cell have flag i (along any of its four lines)? */
 static inline int gm_codes_has(const gm_codes *k, int i, int cell)
 {
@@ -181,6 +188,14 @@ static inline int gm_codes_has(const gm_codes *k, int i, int cell)
     for (int d = 0; d < GM_NDIRS; d++)
         any |= k->mask[d][gm_line_of[d][cell]][i >> 1] >> (gm_pos_of[d][cell] + 32 * (i & 1));
     return (int)(any & 1);
+}
+/* Does the empty cell have the flag of kind GM_CODES_FIVE / THREE of either colour? */
+static inline int gm_codes_has_any(const gm_codes *k, int kind, int cell)
+{
+    uint64_t any = 0;
+    for (int d = 0; d < GM_NDIRS; d++)
+        any |= k->mask[d][gm_line_of[d][cell]][kind >> 1] >> gm_pos_of[d][cell];
+    return (any & ((uint64_t)1 << 32 | 1)) != 0;
 }
 int gm_codes_equal(const gm_codes *a, const gm_codes *b);
 /* search.c: verify mode (tests): every make/unmake compares the codes with a rebuild;

@@ -137,19 +137,31 @@ static inline void line_set(gm_codes *k, int d, int l, uint64_t five, uint64_t t
     k->lines[1][d] = (k->lines[1][d] & ~bit) | (three ? bit : 0);
 }
 
-/* The cells with flag i, as a bit set (bit n of word n / 64), from the lines that have one. */
-void gm_codes_cells(const gm_codes *k, int i, uint64_t *set)
+/* The cells whose flags under `keep` (a line mask's bits) are set, from the lines with a
+   flag of that kind. */
+static void cells_of(const gm_codes *k, int kind, uint64_t keep, uint64_t *set)
 {
-    int kind = i >> 1, shift = 32 * (i & 1);
     memset(set, 0, GM_SET_WORDS * sizeof *set);
     for (int d = 0; d < GM_NDIRS; d++)
         for (uint64_t m = k->lines[kind][d]; m; m &= m - 1) {
             int l = __builtin_ctzll(m), base = gm_line_base[d][l], step = gm_step[d];
-            for (uint32_t bits = (uint32_t)(k->mask[d][l][kind] >> shift); bits; bits &= bits - 1) {
+            uint64_t flags = k->mask[d][l][kind] & keep;
+            for (uint32_t bits = (uint32_t)flags | (uint32_t)(flags >> 32); bits; bits &= bits - 1) {
                 int n = base + __builtin_ctz(bits) * step;
                 set[n >> 6] |= (uint64_t)1 << (n & 63);
             }
         }
+}
+
+/* The cells with flag i, as a bit set (bit n of word n / 64), from the lines that have one. */
+void gm_codes_cells(const gm_codes *k, int i, uint64_t *set)
+{
+    cells_of(k, i >> 1, (i & 1) ? ~(uint64_t)0 << 32 : 0xffffffffu, set);
+}
+
+void gm_codes_cells_either(const gm_codes *k, int kind, uint64_t *set)
+{
+    cells_of(k, kind >> 1, ~(uint64_t)0, set);
 }
 
 /* ---- from scratch --------------------------------------------------------------------- */

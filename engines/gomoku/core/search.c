@@ -391,7 +391,7 @@ static void tt_store(gm_search *s, int depth, int score, int flag, int move, int
 {
     if (s->plain)
         return;
-    uint64_t key = gm_board_hash(&s->b);
+    uint64_t key = gm_board_key(&s->b);
     tt_entry *e = &s->tt[key & s->tt_mask];
     if (e->key == key && e->depth > depth && flag != TT_EXACT)
         return;
@@ -405,7 +405,7 @@ static void tt_store(gm_search *s, int depth, int score, int flag, int move, int
 /* A cutoff from the table (1, *score set), else 0 and *move the stored move (or -1). */
 static int tt_probe(gm_search *s, int depth, int alpha, int beta, int ply, int *score, int *move)
 {
-    uint64_t key = gm_board_hash(&s->b);
+    uint64_t key = gm_board_key(&s->b);
     tt_entry *e = &s->tt[key & s->tt_mask];
     *move = -1;
     if (s->plain || e->key != key || e->flag == TT_NONE)
@@ -478,10 +478,17 @@ static int wins_if_put(const gm_search *s, int color, int cell, int *cells)
     return n;
 }
 
+/* The memo slot of a VCF of `plies` from the position of key `position`. */
+static uint64_t *vcf_slot(const gm_search *s, uint64_t position, int plies)
+{
+    uint64_t key = position ^ (uint64_t)plies;
+    return &s->vcf_fail[key & (((uint64_t)1 << VCF_TABLE_BITS) - 1)];
+}
+
 static int vcf_mark(gm_search *s, int plies, int fail)
 {
-    uint64_t key = gm_board_hash(&s->b) ^ (uint64_t)plies;
-    uint64_t *slot = &s->vcf_fail[key & (((uint64_t)1 << VCF_TABLE_BITS) - 1)];
+    uint64_t key = gm_board_key(&s->b) ^ (uint64_t)plies;
+    uint64_t *slot = vcf_slot(s, gm_board_key(&s->b), plies);
     if (fail)
         *slot = key;
     return *slot == key;
@@ -622,9 +629,12 @@ static int search_child(gm_search *s, int cell, int depth, int alpha, int beta, 
                         int reduce)
 {
     int me = s->b.to_move, v;
-    if (depth > 0 && !s->plain) {  /* the child will probe the table: start that fetch now */
+    if (!s->plain) {    /* the child will probe the table, or a leaf its VCF's: fetch it now */
         uint64_t child = s->b.hash ^ gm_zobrist[me][cell] ^ (me == GM_BLACK ? gm_zobrist_white : 0);
-        __builtin_prefetch(&s->tt[child & s->tt_mask]);
+        if (depth > 0)
+            __builtin_prefetch(&s->tt[child & s->tt_mask]);
+        else
+            __builtin_prefetch(vcf_slot(s, child, LEAF_VCF_PLIES));
     }
     srch_make(s, cell);
     if (s->b.result == me)
@@ -697,9 +707,7 @@ static int leaf_score(gm_search *s, int ply)
 /* A quiet move: it makes no four and spoils none of the opponent's windows of three. */
 static int quiet_move(const gm_search *s, int cell)
 {
-    int me = s->b.to_move;
-    return !gm_codes_has(&s->cd, GM_CODES_THREE + me - 1, cell)
-           && !gm_codes_has(&s->cd, GM_CODES_THREE + gm_other(me) - 1, cell);
+    return !gm_codes_has_any(&s->cd, GM_CODES_THREE, cell);
 }
 
 /* Move-count pruning: how many moves a shallow node tries before it skips the quiet ones
@@ -757,26 +765,223 @@ static inline int try_move(gm_search *s, int c, int i, int depth, int *alpha, in
     return 0;
 }
 
-/* A node's moves, best ordered first. The table's move goes first (its bonus would put it
-   there) and, away from the root, is tried before the others are generated: many nodes cut
-   off on it, and then need no list at all. */
+/* Is the empty cell a candidate: a stone within two points along one of its lines (as
+   gm_codes_cand_rows reads the rows)? Bits 0-4 of a row's window are the points x-2 .. x+2. */
+static int near_stone(const gm_board *b, int cell)
+{
+    static const uint32_t mask[5] = {0x15, 0x0e, 0x1b, 0x0e, 0x15};  /* rows y-2 .. y+2 */
+    int x = gm_cell_x(cell), y = gm_cell_y(cell);
+    uint32_t any = 0;
+    for (int r = 0; r < 5; r++) {
+        int yy = y + r - 2;
+        if (yy >= 0 && yy < b->size) {
+            uint64_t row = b->line[0][GM_DIR_ROW][yy] | b->line[1][GM_DIR_ROW][yy];
+            any |= (uint32_t)((row << 2) >> x) & mask[r];
+        }
+    }
+    return any != 0;
+}
+
+/* A node's cells with a flag of three of either colour (the moves that are not quiet), read
+   from the codes when first needed. */
+typedef struct {
+    int ready;
+    uint64_t set[GM_SET_WORDS];
+} flagged_cells;
+
+static const uint64_t *flagged(const gm_search *s, flagged_cells *f)
+{
+    if (!f->ready)
+        gm_codes_cells_either(&s->cd, GM_CODES_THREE, f->set);
+    f->ready = 1;
+    return f->set;
+}
+
+/* The list's score of the empty cell for the side to move, without bonuses (gen_moves). */
+static int move_score(const gm_search *s, int cell)
+{
+    return gm_codes_order(&s->cd, cell, s->b.to_move) + (s->history[cell] >> 10);
+}
+
+/* The killers the list would try right after the table's move (its bonus puts that first),
+   in that order, to try before the list is made: the empty candidates whose score with the
+   killers' bonus beats every other move's. A move with no flag of either colour (no window
+   of three or four through it) scores at most 4 x 5 x 50 (order_attack[2] a window) plus
+   1,024 (history >> 10), below the bonus alone, so only the flagged moves are compared; ties
+   are left to the list (its order decides them). Returns how many, 0 if a five flag exists. */
+static int killers_first(const gm_search *s, int ply, int tt_move, flagged_cells *f,
+                         int *staged)
+{
+    const gm_board *b = &s->b;
+    const uint64_t *fives = s->cd.lines[0];
+    if (fives[0] | fives[1] | fives[2] | fives[3])
+        return 0;
+    int k[2], v[2], nk = 0;
+    for (int i = 0; i < 2; i++) {
+        int c = s->killer[ply][i];
+        if (c != tt_move && (i == 0 || c != s->killer[ply][0]) && gm_cell_x(c) < b->size
+            && gm_cell_y(c) < b->size && b->cell[c] == GM_EMPTY && near_stone(b, c)) {
+            k[nk] = c;
+            v[nk++] = move_score(s, c) + (1 << 12);
+        }
+    }
+    if (nk == 0)
+        return 0;
+    if (nk == 2 && v[1] > v[0]) {       /* the list's order: the higher score first */
+        int t = k[0], tv = v[0];
+        k[0] = k[1], v[0] = v[1], k[1] = t, v[1] = tv;
+    }
+    if (nk == 2 && v[1] == v[0])        /* a tie: the list's order decides it */
+        return 0;
+    const uint64_t *threes = s->cd.lines[1];
+    if (threes[0] | threes[1] | threes[2] | threes[3]) {
+        int top = -INF;
+        SET_EACH(flagged(s, f), c, {
+            if (c != tt_move && c != k[0] && (nk < 2 || c != k[1])) {
+                int vc = move_score(s, c);
+                top = vc > top ? vc : top;
+            }
+        })
+        while (nk > 0 && v[nk - 1] <= top)
+            nk--;
+    }
+    for (int i = 0; i < nk; i++)
+        staged[i] = k[i];
+    return nk;
+}
+
+/* The moves of the list that a node past its move-count limit still tries (those with a flag:
+   not quiet) among the n - i best of moves i.. (the rest of the list's first n), best first,
+   into cells: rather than picking every move only to skip the quiet ones, the flagged moves
+   are ranked against the rest (ties by place in the list). Returns how many. */
+static int late_flagged(const gm_search *s, const movelist *ml, int i, int n, flagged_cells *f,
+                        int *cells)
+{
+    const uint64_t *set = flagged(s, f);
+    int at[GM_MAX_CELLS], nf = 0;
+    for (int j = i; j < ml->n; j++) {
+        int c = ml->cell[j], higher = 0;
+        if (!((set[c >> 6] >> (c & 63)) & 1))
+            continue;
+        for (int k = i; k < ml->n; k++)
+            higher += ml->score[k] > ml->score[j];
+        if (higher >= n - i)
+            continue;
+        int p = nf++;                      /* insertion by score, then place in the list */
+        while (p > 0 && ml->score[at[p - 1]] < ml->score[j]) {
+            at[p] = at[p - 1];
+            p--;
+        }
+        at[p] = j;
+    }
+    nf = nf < n - i ? nf : n - i;          /* ties at the edge: the first in the list */
+    for (int f = 0; f < nf; f++)
+        cells[f] = ml->cell[at[f]];
+    return nf;
+}
+
+/* Verify mode: the killers staged are the moves the list would try right after the table's
+   move, and the late moves those it would still try, in order up to ties (checked where the
+   n - i best are not cut through a tie). The list is made as the node would make it now. */
+static void killers_verify(gm_search *s, int ply, int tt_move, const int *killers, int nk)
+{
+    movelist ml;
+    gen_moves(s, &ml, tt_move, ply);
+    for (int i = 0, k = 0; i < ml.n && k < nk; i++) {
+        pick_best(&ml, i);
+        if (ml.cell[i] == tt_move)
+            continue;
+        s->checks++;
+        s->mismatches += ml.cell[i] != killers[k++];
+    }
+}
+
+static int list_score(const movelist *ml, int cell)
+{
+    for (int j = 0; j < ml->n; j++)
+        if (ml->cell[j] == cell)
+            return ml->score[j];
+    return -INF;
+}
+
+static void late_verify(gm_search *s, const movelist *list, int i, int n, const int *late,
+                        int nlate)
+{
+    movelist ml = *list;
+    int want[WIDTH], nwant = 0, edge = 0, above = 0, at_edge = 0;
+    for (int j = i; j < n; j++) {
+        pick_best(&ml, j);
+        if (!quiet_move(s, ml.cell[j]))
+            want[nwant++] = ml.cell[j];
+    }
+    edge = ml.score[n - 1];                       /* the (n - i)-th best score */
+    for (int j = i; j < ml.n; j++) {
+        above += ml.score[j] > edge;
+        at_edge += ml.score[j] == edge;
+    }
+    if (above + at_edge > n - i)                  /* a tie cut at the edge: either is right */
+        return;
+    s->checks++;
+    int bad = nwant != nlate;
+    for (int j = 0; j < nwant && !bad; j++) {     /* the same moves, scores in the same order */
+        int found = -1;
+        for (int k = 0; k < nlate; k++)
+            found = late[k] == want[j] ? k : found;
+        bad = found < 0 || list_score(&ml, late[j]) != list_score(&ml, want[j]);
+    }
+    s->mismatches += bad;
+}
+
+static inline int is_staged(int cell, const int *staged, int nstaged)
+{
+    return (nstaged > 0 && cell == staged[0]) || (nstaged > 1 && cell == staged[1])
+           || (nstaged > 2 && cell == staged[2]);
+}
+
+/* A node's moves, best ordered first. Away from the root, the table's move and then the
+   killers that the list would try next are tried before the list is made: most nodes cut
+   off on one of them, and then need no list at all. The list still holds them (with their
+   bonuses, so that its order is the same); they are skipped there. */
 static int search_moves(gm_search *s, const threats *t, int tt_move, int depth, int alpha,
                         int beta, int ply, int *best_move, int frontier, int late_limit)
 {
     movelist ml;
-    int best = -INF, searched = 0, staged = -1;
-    if (tt_move >= 0 && t->nopp == 0 && ply > 0 && !s->plain) {
-        staged = tt_move;
-        if (try_move(s, staged, 0, depth, &alpha, beta, ply, &best, best_move, &searched,
-                     frontier, late_limit))
-            return best;
+    flagged_cells f = {0};
+    int best = -INF, searched = 0, staged[3], nstaged = 0;
+    if (t->nopp == 0 && ply > 0 && !s->plain) {
+        if (tt_move >= 0) {
+            staged[nstaged++] = tt_move;
+            if (try_move(s, tt_move, 0, depth, &alpha, beta, ply, &best, best_move, &searched,
+                         frontier, late_limit))
+                return best;
+        }
+        int nk = killers_first(s, ply, tt_move, &f, staged + nstaged);
+        if (s->verify && nk > 0)
+            killers_verify(s, ply, tt_move, staged + nstaged, nk);
+        for (int j = nstaged; j < nstaged + nk; j++)
+            if (try_move(s, staged[j], j, depth, &alpha, beta, ply, &best, best_move,
+                         &searched, frontier, late_limit))
+                return best;
+        nstaged += nk;
     }
-    int n = node_moves(s, &ml, t, tt_move, ply);
+    int n = node_moves(s, &ml, t, tt_move, ply), late[WIDTH], nlate = 0;
     for (int i = 0; i < n; i++) {
+        if (late_limit && i >= late_limit && searched > 0) {   /* the quiet moves are over */
+            nlate = late_flagged(s, &ml, i, n, &f, late);
+            if (s->verify)
+                late_verify(s, &ml, i, n, late, nlate);
+            for (int j = 0; j < nlate; j++)
+                if (!is_staged(late[j], staged, nstaged)
+                    && try_move(s, late[j], i + j, depth, &alpha, beta, ply, &best, best_move,
+                                &searched, frontier, late_limit))
+                    break;
+            break;
+        }
         pick_best(&ml, i);
-        if (ml.cell[i] != staged
-            && try_move(s, ml.cell[i], i, depth, &alpha, beta, ply, &best, best_move,
-                        &searched, frontier, late_limit))
+        int c = ml.cell[i];
+        if (!is_staged(c, staged, nstaged)
+            && try_move(s, c, i, depth, &alpha, beta, ply, &best, best_move, &searched,
+                        frontier, late_limit))
             break;
     }
     return searched ? best : 0;   /* no legal move near the stones: a draw-like zero */

@@ -60,13 +60,20 @@ def test_harness_catches_a_broken_invariant(tmp_path, line, broken):
                                                                    # definition
     ("search.c", "*(color == GM_BLACK ? &bl : &wh) |= 1u << p;", "if (d) "),  # a VCF four's
                                                                    # win points read wrong
+    ("search.c", "if (nk == 2 && v[1] > v[0]) {", "if (0) "),      # killers tried before the
+                                                                   # list in the wrong order
+    ("search.c", "if (nk == 2 && v[1] == v[0])", "if (0) "),       # or in a tie's
+    ("search.c", "if (!((set[c >> 6] >> (c & 63)) & 1))", "if (0) "),  # quiet late moves
+                                                                   # tried
 ])
 def test_harness_catches_broken_incremental_codes(tmp_path, file, line, broken):
     """The search's incremental line-pattern codes are compared with a rebuild after every
     move inside a search: a patterns.c that misses one update is caught, and so is a
     bit-parallel gm_line_masks that differs from the line tables' definition (the rebuild
     reads the flags from the tables), and a VCF whose last four's win points, read without
-    the move, differ from those of the move made."""
+    the move, differ from those of the move made. The move ordering's shortcuts are checked
+    against the list's own order: killers tried before the list is made in another order
+    than the list's, and quiet moves among the late ones."""
     fuzzing.assert_planted_bug_is_caught("gomoku", HARNESS, tmp_path, file, line, broken,
                                          20000)
 

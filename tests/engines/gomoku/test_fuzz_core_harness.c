@@ -242,6 +242,26 @@ static void op_setup(fuzz *f, int op)
     }
 }
 
+/* Searches deep enough for the move ordering's shortcuts (killers tried before the list, the
+   late moves ranked without picking every one) to run, in verify mode, which checks each
+   against the list's own order: middle games of random moves near the centre. */
+static void deep_searches(fuzz *f, int n)
+{
+    for (int k = 0; k < n; k++) {
+        CHECK(gm_board_reset(f->b, 15, k % 3) == GM_OK);
+        for (int m = 0, want = 10 + (int)rnd(16); m < 200 && gm_board_nmoves(f->b) < want; m++)
+            if (gm_board_play(f->b, 4 + (int)rnd(7), 4 + (int)rnd(7)) == GM_OK
+                && f->b->result != GM_RESULT_NONE) {
+                gm_board_undo(f->b);
+                break;
+            }
+        gm_search_result r;
+        gm_search_opts o = {0.0, 3000, 0, 0, 0};
+        CHECK(gm_search_run(f->s, f->b, &o, &r) == GM_OK);
+        f->searches++;
+    }
+}
+
 int main(int argc, char **argv)
 {
     rs = argc > 1 ? strtoull(argv[1], NULL, 10) * 2654435761u + 1 : 1;
@@ -266,6 +286,7 @@ int main(int argc, char **argv)
             op_setup(&f, op - 96 > 2 ? 2 : op - 96);
         check_board(f.b);
     }
+    deep_searches(&f, 6);
     long checks, bad = gm_search_mismatches(f.s, &checks);
     CHECK(bad == 0);
     gm_board_free(f.b);
