@@ -487,8 +487,8 @@ static uint64_t *vcf_slot(const gm_search *s, uint64_t position, int plies)
 
 static int vcf_mark(gm_search *s, int plies, int fail)
 {
-    uint64_t key = gm_board_key(&s->b) ^ (uint64_t)plies;
-    uint64_t *slot = vcf_slot(s, gm_board_key(&s->b), plies);
+    uint64_t position = gm_board_key(&s->b), key = position ^ (uint64_t)plies;
+    uint64_t *slot = vcf_slot(s, position, plies);
     if (fail)
         *slot = key;
     return *slot == key;

@@ -246,6 +246,16 @@ def test_bench_prints_nodes_per_second(capsys):
     assert run_bench(seconds=0.05, cold=True)["table"].startswith("cold")
 
 
+def test_bench_refuses_a_bad_time_with_its_usage(capsys):
+    from engines.gomoku.bench import main
+
+    for argv in (["0"], ["soon"]):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2
+        assert "seconds" in capsys.readouterr().err
+
+
 def test_bench_positions_are_open_middle_games():
     from engines.gomoku.bench import POSITIONS
 
