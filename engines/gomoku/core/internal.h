@@ -179,23 +179,28 @@ int gm_codes_flags_equal(const gm_codes *a, const gm_codes *b);  /* masks and su
 int gm_codes_eval_delta(const gm_codes *k, int cell, int color); /* of a stone there */
 void gm_codes_cand_rows(const gm_board *b, uint32_t *cand); /* per row, the empty points
                                                               near a stone */
+/* Is the empty cell one of them (a stone within two points along one of its lines)? */
+int gm_codes_near_stone(const gm_board *b, int cell);
 void gm_codes_cells(const gm_codes *k, int i, uint64_t *set); /* flag i's cells, a bit set */
 void gm_codes_cells_either(const gm_codes *k, int kind, uint64_t *set); /* of either colour */
-/* Does the empty cell have flag i (along any of its four lines)? */
-static inline int gm_codes_has(const gm_codes *k, int i, int cell)
+/* The OR of the empty cell's four lines' masks of a kind (0: five, 1: three), shifted so
+   that bit 0 is black's flag of the cell and bit 32 white's. */
+static inline uint64_t gm_codes_flag_word(const gm_codes *k, int kind, int cell)
 {
     uint64_t any = 0;
     for (int d = 0; d < GM_NDIRS; d++)
-        any |= k->mask[d][gm_line_of[d][cell]][i >> 1] >> (gm_pos_of[d][cell] + 32 * (i & 1));
-    return (int)(any & 1);
+        any |= k->mask[d][gm_line_of[d][cell]][kind] >> gm_pos_of[d][cell];
+    return any;
+}
+/* Does the empty cell have flag i (along any of its four lines)? */
+static inline int gm_codes_has(const gm_codes *k, int i, int cell)
+{
+    return (int)((gm_codes_flag_word(k, i >> 1, cell) >> (32 * (i & 1))) & 1);
 }
 /* Does the empty cell have the flag of kind GM_CODES_FIVE / THREE of either colour? */
 static inline int gm_codes_has_any(const gm_codes *k, int kind, int cell)
 {
-    uint64_t any = 0;
-    for (int d = 0; d < GM_NDIRS; d++)
-        any |= k->mask[d][gm_line_of[d][cell]][kind >> 1] >> gm_pos_of[d][cell];
-    return (any & ((uint64_t)1 << 32 | 1)) != 0;
+    return (gm_codes_flag_word(k, kind >> 1, cell) & ((uint64_t)1 << 32 | 1)) != 0;
 }
 int gm_codes_equal(const gm_codes *a, const gm_codes *b);
 /* search.c: verify mode (tests): every make/unmake compares the codes with a rebuild;

@@ -335,19 +335,40 @@ int gm_codes_flags_equal(const gm_codes *a, const gm_codes *b)
            && memcmp(a->lines, b->lines, sizeof a->lines) == 0;
 }
 
+/* The points near the stones of rows y-2 .. y+2 (s: row y; n1: rows y-1 and y+1; n2: rows
+   y-2 and y+2): a stone within two points along one of the eight directions. The one
+   definition of a candidate, for a whole row and for one cell. */
+static inline uint32_t near_rows(uint32_t s, uint32_t n1, uint32_t n2)
+{
+    return s << 1 | s >> 1 | s << 2 | s >> 2 | n1 | n1 << 1 | n1 >> 1 | n2 | n2 << 2 | n2 >> 2;
+}
+
+static inline uint32_t stones_of_row(const gm_board *b, int y)
+{
+    return y >= 0 && y < b->size ? b->line[0][GM_DIR_ROW][y] | b->line[1][GM_DIR_ROW][y] : 0;
+}
+
 /* The candidate points of every row (cand[y], bit x for the point (x, y)): empty, with a stone
    within two points along one of the eight directions (the rows above and below, shifted). */
 void gm_codes_cand_rows(const gm_board *b, uint32_t *cand)
 {
     uint32_t occ[GM_MAX_SIZE + 4] = {0};          /* occ[y + 2]: the stones of row y */
     for (int y = 0; y < b->size; y++)
-        occ[y + 2] = b->line[0][GM_DIR_ROW][y] | b->line[1][GM_DIR_ROW][y];
+        occ[y + 2] = stones_of_row(b, y);
     for (int y = 0; y < b->size; y++) {
-        uint32_t s = occ[y + 2], n1 = occ[y + 1] | occ[y + 3], n2 = occ[y] | occ[y + 4];
-        uint32_t near = s << 1 | s >> 1 | s << 2 | s >> 2 | n1 | n1 << 1 | n1 >> 1 | n2
-                        | n2 << 2 | n2 >> 2;
-        cand[y] = near & b->valid[GM_DIR_ROW][y] & ~s;
+        uint32_t s = occ[y + 2];
+        cand[y] = near_rows(s, occ[y + 1] | occ[y + 3], occ[y] | occ[y + 4])
+                  & b->valid[GM_DIR_ROW][y] & ~s;
     }
+}
+
+int gm_codes_near_stone(const gm_board *b, int cell)
+{
+    int x = gm_cell_x(cell), y = gm_cell_y(cell);
+    uint32_t near = near_rows(stones_of_row(b, y),
+                              stones_of_row(b, y - 1) | stones_of_row(b, y + 1),
+                              stones_of_row(b, y - 2) | stones_of_row(b, y + 2));
+    return (near >> x) & 1;
 }
 
 int gm_codes_equal(const gm_codes *a, const gm_codes *b)

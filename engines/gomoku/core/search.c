@@ -765,23 +765,6 @@ static inline int try_move(gm_search *s, int c, int i, int depth, int *alpha, in
     return 0;
 }
 
-/* Is the empty cell a candidate: a stone within two points along one of its lines (as
-   gm_codes_cand_rows reads the rows)? Bits 0-4 of a row's window are the points x-2 .. x+2. */
-static int near_stone(const gm_board *b, int cell)
-{
-    static const uint32_t mask[5] = {0x15, 0x0e, 0x1b, 0x0e, 0x15};  /* rows y-2 .. y+2 */
-    int x = gm_cell_x(cell), y = gm_cell_y(cell);
-    uint32_t any = 0;
-    for (int r = 0; r < 5; r++) {
-        int yy = y + r - 2;
-        if (yy >= 0 && yy < b->size) {
-            uint64_t row = b->line[0][GM_DIR_ROW][yy] | b->line[1][GM_DIR_ROW][yy];
-            any |= (uint32_t)((row << 2) >> x) & mask[r];
-        }
-    }
-    return any != 0;
-}
-
 /* A node's cells with a flag of three of either colour (the moves that are not quiet), read
    from the codes when first needed. */
 typedef struct {
@@ -820,7 +803,8 @@ static int killers_first(const gm_search *s, int ply, int tt_move, flagged_cells
     for (int i = 0; i < 2; i++) {
         int c = s->killer[ply][i];
         if (c != tt_move && (i == 0 || c != s->killer[ply][0]) && gm_cell_x(c) < b->size
-            && gm_cell_y(c) < b->size && b->cell[c] == GM_EMPTY && near_stone(b, c)) {
+            && gm_cell_y(c) < b->size && b->cell[c] == GM_EMPTY
+            && gm_codes_near_stone(b, c)) {
             k[nk] = c;
             v[nk++] = move_score(s, c) + (1 << 12);
         }
@@ -908,13 +892,13 @@ static void late_verify(gm_search *s, const movelist *list, int i, int n, const 
                         int nlate)
 {
     movelist ml = *list;
-    int want[WIDTH], nwant = 0, edge = 0, above = 0, at_edge = 0;
+    int want[WIDTH], nwant = 0, above = 0, at_edge = 0;
     for (int j = i; j < n; j++) {
         pick_best(&ml, j);
         if (!quiet_move(s, ml.cell[j]))
             want[nwant++] = ml.cell[j];
     }
-    edge = ml.score[n - 1];                       /* the (n - i)-th best score */
+    int edge = ml.score[n - 1];                   /* the (n - i)-th best score */
     for (int j = i; j < ml.n; j++) {
         above += ml.score[j] > edge;
         at_edge += ml.score[j] == edge;
