@@ -14,6 +14,12 @@ a node. The features themselves come from the C core (go_game_move_classes), so 
 play see exactly the same description of a move.
 
     python -m engines.go.learn_priors --player "GNU Go" var/go-selfplay -o engines/go/core/shape_gammas.h
+
+The teacher can be any player named in the records' PB/PW, our own engine too: games it played
+against itself at many times the playouts of a match teach the fast search what the slow one
+chooses (expert iteration). `--skip N` leaves out the first N moves of every game (a match's
+generated opening moves were not chosen by either player). The held-out games are scored by
+the fitted table and by the table the core was built with, so a refit shows what it gains.
 """
 from __future__ import annotations
 
@@ -52,6 +58,7 @@ class Samples:
     pos: np.ndarray       # int64 (n,): which position the candidate belongs to
     chosen: np.ndarray    # bool (n,)
     games: np.ndarray     # int64 (n,): which game (for the held-out split)
+    built: np.ndarray     # float (n,): the gamma of the table the core was built with
 
 
 def sgf_files(paths) -> list[Path]:
@@ -61,14 +68,16 @@ def sgf_files(paths) -> list[Path]:
     return out
 
 
-def extract(files, player: str, warn=_warn) -> Samples:
-    """Replay each game; at every move of `player` (matched against PB/PW), list all legal moves.
+def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
+    """Replay each game; at every move of `player` (matched against PB/PW) after the first
+    SKIP moves of the game, list all legal moves.
 
     An unreadable file is skipped with a line to WARN; no move at all is NoSamples."""
-    keys, classes, pos, chosen, games = [], [], [], [], []
+    keys, classes, pos, chosen, games, built = [], [], [], [], [], []
     xy = ffi.new("int[]", 2 * 361)
     kbuf = ffi.new("uint32_t[]", 361)
     cbuf = ffi.new("uint8_t[]", 361 * GROUPS)
+    gbuf = ffi.new("float[]", 361)
     cap, ncap = ffi.new("int[]", 2 * 361), ffi.new("int *")
     npos = 0
     for gi, path in enumerate(files):
@@ -81,10 +90,11 @@ def extract(files, player: str, warn=_warn) -> Samples:
         if not teacher or rec.setup_black or rec.setup_white:
             continue
         game = ffi.gc(lib.go_game_new(rec.size, float(rec.komi), 0), lib.go_game_free)
-        for color, point in rec.moves:
+        for number, (color, point) in enumerate(rec.moves):
             c = 1 if color == "b" else 2
-            if color in teacher and point is not None and lib.go_game_to_move(game) == c:
-                n = lib.go_game_move_classes(game, xy, kbuf, cbuf)
+            if (number >= skip and color in teacher and point is not None
+                    and lib.go_game_to_move(game) == c):
+                n = lib.go_game_move_classes(game, xy, kbuf, cbuf, gbuf)
                 pts = np.frombuffer(ffi.buffer(xy, 8 * n), dtype=np.int32).reshape(n, 2)
                 hit = (pts[:, 0] == point[0]) & (pts[:, 1] == point[1])
                 if hit.any():
@@ -94,6 +104,7 @@ def extract(files, player: str, warn=_warn) -> Samples:
                     pos.append(np.full(n, npos))
                     chosen.append(hit)
                     games.append(np.full(n, gi))
+                    built.append(np.frombuffer(ffi.buffer(gbuf, 4 * n), dtype=np.float32).copy())
                     npos += 1
             x, y = point if point is not None else (-1, -1)
             if lib.go_game_play(game, c, x, y, cap, ncap) != 0:
@@ -101,7 +112,7 @@ def extract(files, player: str, warn=_warn) -> Samples:
     if not npos:
         raise NoSamples(f"no moves of a player matching {player!r} in {len(files)} file(s)")
     return Samples(np.concatenate(keys), np.concatenate(classes), np.concatenate(pos),
-                   np.concatenate(chosen), np.concatenate(games))
+                   np.concatenate(chosen), np.concatenate(games), np.concatenate(built))
 
 
 @dataclass
@@ -163,9 +174,10 @@ def log_likelihood(s: Samples, feats: np.ndarray, gamma: np.ndarray) -> float:
     return float(np.mean(np.log(picked[ok] / total[ok])))
 
 
-def accuracy(s: Samples, m: Model) -> tuple[float, float]:
-    """Share of positions where the chosen move ranks first, and within the top 5."""
-    team = np.prod(model_gamma_vector(m)[feature_matrix(s, m.shape_keys)], axis=1)
+def accuracy(s: Samples, m: Model | None) -> tuple[float, float]:
+    """Share of positions where the chosen move ranks first, and within the top 5, by model M
+    (None: by the table the core was built with)."""
+    team = s.built if m is None else np.prod(model_gamma_vector(m)[feature_matrix(s, m.shape_keys)], axis=1)
     order = np.lexsort((-team, s.pos))          # by position, then falling gamma
     pos, chosen = s.pos[order], s.chosen[order]
     start = np.r_[0, np.flatnonzero(np.diff(pos)) + 1]
@@ -176,7 +188,7 @@ def accuracy(s: Samples, m: Model) -> tuple[float, float]:
 
 def subset(s: Samples, mask: np.ndarray) -> Samples:
     _, pos = np.unique(s.pos[mask], return_inverse=True)
-    return Samples(s.keys[mask], s.classes[mask], pos, s.chosen[mask], s.games[mask])
+    return Samples(s.keys[mask], s.classes[mask], pos, s.chosen[mask], s.games[mask], s.built[mask])
 
 
 def write_header(m: Model, path: Path, source: str) -> None:
@@ -217,12 +229,14 @@ def _wrap(lines, width=100):
 @click.option("--min-count", default=3, show_default=True, help="Shapes chosen fewer times share one gamma.")
 @click.option("--iterations", default=25, show_default=True)
 @click.option("--holdout", default=0.1, show_default=True, help="Share of games kept out to measure accuracy.")
+@click.option("--skip", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Moves at the start of every game not learned from (a match's generated opening).")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C table here.")
-def main(paths, player, min_count, iterations, holdout, out):
+def main(paths, player, min_count, iterations, holdout, skip, out):
     """Fit move-prior gammas to the moves PLAYER chose in the SGF files under PATHS."""
     files = sgf_files(paths)
     with named_errors():
-        s = extract(files, player, warn=lambda text: click.echo(text, err=True))
+        s = extract(files, player, warn=lambda text: click.echo(text, err=True), skip=skip)
     ngames = int(s.games.max()) + 1
     test_games = np.arange(ngames)[np.random.default_rng(0).random(ngames) < holdout]
     is_test = np.isin(s.games, test_games)
@@ -231,8 +245,9 @@ def main(paths, player, min_count, iterations, holdout, out):
                f"({int(train.pos.max()) + 1} to train, {int(test.pos.max()) + 1 if is_test.any() else 0} held out)")
     m = fit(train, min_count, iterations, echo=click.echo)
     if is_test.any():
-        top1, top5 = accuracy(test, m)
-        click.echo(f"held out: the chosen move ranks first {top1:.1%}, in the top 5 {top5:.1%}")
+        for name, model in (("fitted table", m), ("table built in", None)):
+            top1, top5 = accuracy(test, model)
+            click.echo(f"held out, {name}: the chosen move ranks first {top1:.1%}, in the top 5 {top5:.1%}")
     click.echo(f"{len(m.shape_keys)} shapes rated, others share gamma {m.rare_gamma:.3g}")
     if out:
         write_header(fit(s, min_count, iterations, echo=None), out,

@@ -217,9 +217,10 @@ int go_search_run(go_search *s, const go_game *g, int color, const go_search_opt
 /* 1 when color extending from atari at (x, y) is still captured in a ladder. */
 int go_game_ladder_fails(const go_game *g, int color, int x, int y);
 /* Training data for learn_priors.py: every legal move of the side to move (no pass) as x,y
-   pairs into xy, its canonical 3x3 shape key into keys and its GO_CLASS_GROUPS (internal.h)
-   classes into cls; room for size * size moves. Returns the count. */
-int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls);
+   pairs into xy, its canonical 3x3 shape key into keys, its GO_CLASS_GROUPS (internal.h)
+   classes into cls and, unless gammas is NULL, the learned strength the search gives it into
+   gammas; room for size * size moves. Returns the count. */
+int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls, float *gammas);
 /* The learned strength the search gives the side to move's legal move at (x, y). */
 float go_game_move_gamma(const go_game *g, int x, int y);
 /* How often the playout policy picks each point (counts[y * size + x], a pass at

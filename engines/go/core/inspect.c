@@ -10,11 +10,12 @@ int go_game_ladder_fails(const go_game *g, int color, int x, int y)
     return go_ladder_escape_fails(b, color, go_point(b, x, y));
 }
 
-int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls)
+int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls, float *gammas)
 {
     const go_board *b = go_game_board(g);
     uint8_t marks[GO_MAX_POINTS];
     int n = 0;
+    go_shape_init();
     go_two_liberty_marks(b, marks);
     for (int i = 0; i < b->nempty; i++) {
         int p = b->empty[i], x, y;
@@ -25,6 +26,8 @@ int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls
         xy[2 * n + 1] = y;
         keys[n] = go_shape_canonical(go_shape_key(b, b->to_move, p));
         go_move_classes(b, b->to_move, p, marks, cls + GO_CLASS_GROUPS * n);
+        if (gammas)
+            gammas[n] = go_move_gamma(b, b->to_move, p, marks);
         n++;
     }
     return n;

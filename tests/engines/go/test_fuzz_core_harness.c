@@ -131,7 +131,7 @@ static void op_read(fuzz *f, int kind)
     uint8_t marks[19 * 19], cls[19 * 19 * GO_CLASS_GROUPS];
     uint32_t keys[19 * 19];
     int counts[19 * 19 + 1];
-    float own[19 * 19];
+    float own[19 * 19], gammas[19 * 19];
     char chars[19 * 19];
     go_rng *rng = go_search_rng(f->s);
     snapshot sn;
@@ -153,12 +153,16 @@ static void op_read(fuzz *f, int kind)
     } else if (kind == 4) {
         (void)go_game_final_score(f->g, 1 + (int)rnd(10), rng);
     } else if (kind < 7) {
-        int n = go_game_move_classes(f->g, xy, keys, cls);
+        int n = go_game_move_classes(f->g, xy, keys, cls, gammas);
         CHECK(n >= 0 && n <= size * size);
         for (int i = 0; i < n; i++) {
             CHECK(go_game_check(f->g, go_game_to_move(f->g), xy[2 * i], xy[2 * i + 1]) != GO_ERR_OCCUPIED);
-            CHECK(go_game_move_gamma(f->g, xy[2 * i], xy[2 * i + 1]) > 0.0f);
+            CHECK(gammas[i] > 0.0f);
             (void)go_game_ladder_fails(f->g, go_game_to_move(f->g), xy[2 * i], xy[2 * i + 1]);
+        }
+        if (n > 0) {   /* one move's strength on its own: the same owner map, the same gamma */
+            int i = (int)rnd((uint64_t)n);
+            CHECK(go_game_move_gamma(f->g, xy[2 * i], xy[2 * i + 1]) == gammas[i]);
         }
     } else {
         int samples = 1 + (int)rnd(30), total = 0;
