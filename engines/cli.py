@@ -22,8 +22,8 @@ def main():
 @click.option("--playouts", type=click.IntRange(min=1), default=None,
               help="Playouts per move (first of playouts and seconds reached ends the search).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Seconds per move when no time_settings arrive  [default: 1, or none "
-                   "with --playouts].")
+              help="Seconds per move, also a cap on what time_settings allow  [default: "
+                   "what time_settings allow; without them 1, or none with --playouts].")
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
               help="Search threads  [default: 1].")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -32,8 +32,6 @@ def gtp(game, playouts, seconds, threads, seed):
     """Speak GTP v2 on stdin/stdout for GAME (for GoGui, Sabaki, GNU Go matches)."""
     from engines.go.gtp import Budget, run_gtp
 
-    if seconds is None and playouts is None:
-        seconds = Budget.seconds
     budget = Budget(playouts=playouts, seconds=seconds, threads=threads)
     raise SystemExit(run_gtp(budget=budget, seed=seed))
 

@@ -125,10 +125,13 @@ def spend(settings: TimeSettings, clock: ClockState, elapsed: float) -> ClockSta
 # ---------------------------------------------------------------- engine adapter
 
 
+DEFAULT_SECONDS = 1.0  # per move when neither a budget nor time settings say otherwise
+
+
 @dataclass
 class Budget:
     playouts: int | None = None
-    seconds: float | None = 1.0  # per move when no time settings say otherwise
+    seconds: float | None = None  # asked for: per move, and a cap on what time settings allot
     threads: int | None = None
 
 
@@ -273,6 +276,8 @@ class GtpSession:
     def _think_budget(self, color: str) -> dict:
         settings = self.time_settings
         seconds = self.budget.seconds
+        if seconds is None and self.budget.playouts is None and settings.unlimited:
+            seconds = DEFAULT_SECONDS
         if not settings.unlimited:
             clock = self.clocks.get(color) or ClockState(settings.main, settings.byo_time,
                                                          settings.byo_stones)

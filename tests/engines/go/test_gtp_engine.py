@@ -132,6 +132,24 @@ def test_time_commands_and_budget_commands(session):
     assert ask(session, "soloshop-threads 0").startswith("? syntax error")
 
 
+def test_time_settings_are_used_whole_unless_seconds_were_asked_for():
+    """The 1 s default is for a controller that sends no time settings: a match's 5 s a move
+    is thought for 5 s (it was capped at 1 s), and an explicit --seconds still caps it."""
+    engine = GoEngine(size=9, seed=1)
+    try:
+        plain = GtpSession(engine, budget=Budget())
+        assert plain._think_budget("b") == {"playouts": None, "seconds": 1.0}
+        assert ask(plain, "time_settings 0 5 1") == "=\n\n"
+        assert 4.5 < plain._think_budget("b")["seconds"] < 5
+        capped = GtpSession(engine, budget=Budget(seconds=0.3))
+        assert ask(capped, "time_settings 0 5 1") == "=\n\n"
+        assert capped._think_budget("w")["seconds"] == 0.3
+        counted = GtpSession(engine, budget=Budget(playouts=500))
+        assert counted._think_budget("b") == {"playouts": 500, "seconds": None}
+    finally:
+        engine.close()
+
+
 COMMAND_WORDS = st.sampled_from(["play", "genmove", "undo", "boardsize", "komi", "loadsgf",
                                   "time_left", "final_status_list", "known_command", "7",
                                   "fixed_handicap", "set_free_handicap", "place_free_handicap"])
