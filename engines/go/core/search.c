@@ -25,6 +25,7 @@
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
 #define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
 #define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits at the root */
+#define DRAW_PLAY_ON 0.65   /* after the opponent's pass a drawn count is taken unless the best move wins this often (a finished drawn 5x5 gives playing on 0.55: playouts blunder) */
 #define REUSE_MAX_NODES (1500000u)
 #define MAX_DEPTH 600
 #define MAX_PLAYOUT (3 * GO_MAX_SIZE * GO_MAX_SIZE + 16)
@@ -647,29 +648,44 @@ static int search_workers(run_ctx *ctx, worker *ws, int nthreads, uint64_t seed)
     return started;
 }
 
+static int sign_of(double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
+
+/* The game as it would end on our pass, for color: 1 won, 0 drawn, -1 lost, by the worst of
+   the plain count, the count with dead stones judged, and that count after our pass (the
+   judged counts, 300 playouts each, only while the verdict can still be 0 or 1). */
+static int pass_verdict(go_search *s, const go_game *g, int color)
+{
+    int sign = color == GO_BLACK ? 1 : -1, v = sign_of(sign * go_game_tromp_taylor(g)), w;
+    if (v >= 0 && (w = sign_of(sign * go_game_final_score(g, 300, &s->rng))) < v)
+        v = w;
+    if (v >= 0 && (w = sign_of(sign * score_after_pass(s, g, color, 300))) < v)
+        v = w;
+    return v;
+}
+
 /* Decisions: resign only on strong evidence. After the opponent's pass, ours ends the game:
-   pass only when we win by the plain count and with dead stones judged, both as the position
+   pass when we win by the plain count and with dead stones judged, both as the position
    stands and as the opponent will have it after our pass (a fight that whoever moves first
-   wins is settled first); otherwise never pass, play the best other move. */
+   wins is settled first), or when all three say draw and the search does not expect to do
+   better by playing on (in a finished drawn game the moves left only fill our own points, then
+   our eyes: that turned draws into lost games); otherwise never pass, play the best other move. */
 static void search_decide(go_search *s, const go_game *g, int color, go_search_result *res)
 {
     const go_board *b = go_game_board(g);
-    int sign = color == GO_BLACK ? 1 : -1;
     if (res->winrate < RESIGN_BELOW && res->ncandidates && res->tree_playouts >= RESIGN_MIN_VISITS) {
         res->move_x = res->move_y = -2;
         return;
     }
     if (b->last_move != GO_PASS || go_game_nmoves(g) == 0)
         return;
-    int wins = sign * go_game_tromp_taylor(g) > 0 &&
-               sign * go_game_final_score(g, 300, &s->rng) > 0 &&
-               sign * score_after_pass(s, g, color, 300) > 0;
-    if (!wins && res->move_x >= 0)
+    int verdict = pass_verdict(s, g, color);
+    int pass = verdict > 0 || (verdict == 0 && res->winrate < DRAW_PLAY_ON);
+    if (!pass && res->move_x >= 0)
         return;   /* we would not pass */
     int settle = settling_move(g, color), i;
     if (settle) {
         go_xy(b, settle, &res->move_x, &res->move_y);
-    } else if (wins) {
+    } else if (pass) {
         res->move_x = res->move_y = -1;
     } else if ((i = best_non_pass(res)) >= 0 && res->cand_visits[i] > 0) {
         res->move_x = res->cand_x[i];

@@ -81,6 +81,19 @@ def test_passes_when_opponent_passed_and_the_count_wins():
         assert e.moves()[-1] == ("b", None)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_passes_back_into_a_draw_rather_than_filling_its_own_points(seed):
+    """Black 15, white 10, komi 5: every count says draw. Playing on could only fill black's
+    own area and then its eyes (against GNU Go that turned drawn games into wipe-outs), so
+    black passes back and the game ends drawn."""
+    with GoEngine(size=5, komi=5, seed=seed) as e:
+        setup(e, [". . b w ."] * 5)
+        assert e.tromp_taylor_score() == 0 and e.final_score(playouts=500) == 0
+        e.play("w", None)
+        assert e.genmove("b", playouts=1000) is None
+        assert e.tromp_taylor_score() == 0
+
+
 def test_benson_two_eyes_are_pass_alive_one_eye_is_not():
     two_eyes = [
         ". b b . .",
