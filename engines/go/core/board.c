@@ -339,42 +339,62 @@ int go_board_is_eye(const go_board *b, int color, int point)
     return enemy + border < 2;
 }
 
+/* The empty region around empty point p, marked in seen: its size; the colours it touches
+   (GO_BLACK | GO_WHITE bits) in *touch. */
+static int region_fill(const go_board *b, int p, uint8_t *seen, int *touch)
+{
+    uint16_t stack[GO_MAX_POINTS];
+    int sp = 0, n = 0;
+    *touch = 0;
+    stack[sp++] = (uint16_t)p;
+    seen[p] = 1;
+    while (sp) {
+        int q = stack[--sp];
+        n++;
+        int nb[4] = NEIGHBORS(b, q);
+        for (int i = 0; i < 4; i++) {
+            int r = nb[i], rc = b->color[r];
+            if (rc == GO_EMPTY && !seen[r]) {
+                seen[r] = 1;
+                stack[sp++] = (uint16_t)r;
+            } else if (rc == GO_BLACK || rc == GO_WHITE) {
+                *touch |= rc;
+            }
+        }
+    }
+    return n;
+}
+
 int go_board_area(const go_board *b)
 {
-    /* Flood fill each empty region once; it counts for a color if it touches only that color. */
+    /* Each empty region counts for a color if it touches only that color. */
     uint8_t seen[GO_MAX_POINTS];
-    uint16_t stack[GO_MAX_POINTS];
     int score = 0;
     memset(seen, 0, b->npoints);
     for (int p = 0; p < b->npoints; p++) {
-        int c = b->color[p];
+        int c = b->color[p], touch;
         if (c == GO_BLACK)
             score++;
         else if (c == GO_WHITE)
             score--;
         if (c != GO_EMPTY || seen[p])
             continue;
-        int sp = 0, n = 0, touch = 0;
-        stack[sp++] = (uint16_t)p;
-        seen[p] = 1;
-        while (sp) {
-            int q = stack[--sp];
-            n++;
-            int nb[4] = NEIGHBORS(b, q);
-            for (int i = 0; i < 4; i++) {
-                int r = nb[i], rc = b->color[r];
-                if (rc == GO_EMPTY && !seen[r]) {
-                    seen[r] = 1;
-                    stack[sp++] = (uint16_t)r;
-                } else if (rc == GO_BLACK || rc == GO_WHITE) {
-                    touch |= rc;
-                }
-            }
-        }
+        int n = region_fill(b, p, seen, &touch);
         if (touch == GO_BLACK)
             score += n;
         else if (touch == GO_WHITE)
             score -= n;
     }
     return score;
+}
+
+int go_board_region_touch(const go_board *b, int point)
+{
+    uint8_t seen[GO_MAX_POINTS];
+    int touch;
+    if (b->color[point] != GO_EMPTY)
+        return 0;
+    memset(seen, 0, b->npoints);
+    region_fill(b, point, seen, &touch);
+    return touch;
 }

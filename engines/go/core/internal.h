@@ -24,6 +24,10 @@ enum {
     GO_F_LADDER = 256,      /* runs from atari into a ladder that captures */
 };
 
+/* The colours (GO_BLACK | GO_WHITE bits) that the empty region around an empty point touches;
+   0 for a stone (board.c). */
+int go_board_region_touch(const go_board *b, int point);
+
 /* Bit flags GO_F_* of color playing point (assumed legal). */
 int go_move_features(const go_board *b, int color, int point);
 /* 1 when color extending at point from atari is still captured in a ladder. */

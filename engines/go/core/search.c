@@ -25,7 +25,7 @@
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
 #define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
 #define RESIGN_MIN_VISITS 2000 /* ... with at least this many visits at the root */
-#define DRAW_PLAY_ON 0.65   /* after the opponent's pass a drawn count is taken unless the best move wins this often (a finished drawn 5x5 gives playing on 0.55: playouts blunder) */
+#define DRAW_SLACK 0.05     /* a drawn count is played on with a move rated at most this below the best */
 #define REUSE_MAX_NODES (1500000u)
 #define MAX_DEPTH 600
 #define MAX_PLAYOUT (3 * GO_MAX_SIZE * GO_MAX_SIZE + 16)
@@ -663,12 +663,28 @@ static int pass_verdict(go_search *s, const go_game *g, int color)
     return v;
 }
 
+/* After the opponent's pass, with a drawn count: the best searched move outside our own area
+   (a region touching only our stones) that the search rates about as well as its choice, or
+   -1. Inside our own area a move cannot gain under area scoring; in a finished drawn game
+   those were the only moves left, and playing them filled our points and then our eyes,
+   turning draws into lost games. Outside it, an early pass may still be punished. */
+static int draw_alternative(const go_board *b, int color, const go_search_result *res)
+{
+    for (int i = 0; i < res->ncandidates; i++) {
+        if (res->cand_x[i] < 0 || res->cand_visits[i] == 0 ||
+            res->cand_winrate[i] < res->winrate - DRAW_SLACK)
+            continue;
+        if (go_board_region_touch(b, go_point(b, res->cand_x[i], res->cand_y[i])) != color)
+            return i;
+    }
+    return -1;
+}
+
 /* Decisions: resign only on strong evidence. After the opponent's pass, ours ends the game:
    pass when we win by the plain count and with dead stones judged, both as the position
    stands and as the opponent will have it after our pass (a fight that whoever moves first
-   wins is settled first), or when all three say draw and the search does not expect to do
-   better by playing on (in a finished drawn game the moves left only fill our own points, then
-   our eyes: that turned draws into lost games); otherwise never pass, play the best other move. */
+   wins is settled first). With a drawn count, play on only outside our own area
+   (draw_alternative), else pass into the draw. Otherwise never pass: play the best other move. */
 static void search_decide(go_search *s, const go_game *g, int color, go_search_result *res)
 {
     const go_board *b = go_game_board(g);
@@ -678,15 +694,17 @@ static void search_decide(go_search *s, const go_game *g, int color, go_search_r
     }
     if (b->last_move != GO_PASS || go_game_nmoves(g) == 0)
         return;
-    int verdict = pass_verdict(s, g, color);
-    int pass = verdict > 0 || (verdict == 0 && res->winrate < DRAW_PLAY_ON);
-    if (!pass && res->move_x >= 0)
-        return;   /* we would not pass */
-    int settle = settling_move(g, color), i;
-    if (settle) {
+    int verdict = pass_verdict(s, g, color), settle, i;
+    if (verdict < 0 && res->move_x >= 0)
+        return;   /* behind: play the search's move */
+    if ((settle = settling_move(g, color))) {
         go_xy(b, settle, &res->move_x, &res->move_y);
-    } else if (pass) {
+    } else if (verdict > 0) {
         res->move_x = res->move_y = -1;
+    } else if (verdict == 0) {
+        i = draw_alternative(b, color, res);
+        res->move_x = i >= 0 ? res->cand_x[i] : -1;
+        res->move_y = i >= 0 ? res->cand_y[i] : -1;
     } else if ((i = best_non_pass(res)) >= 0 && res->cand_visits[i] > 0) {
         res->move_x = res->cand_x[i];
         res->move_y = res->cand_y[i];

@@ -94,6 +94,43 @@ def test_passes_back_into_a_draw_rather_than_filling_its_own_points(seed):
         assert e.tromp_taylor_score() == 0
 
 
+# A 9x9 game against GNU Go (match seed 773) up to GNU Go's early pass: the count is a draw
+# (black's invader at E2 judged dead), but white's bottom area is still open to black, who
+# went on to win B+13 there while GNU Go kept passing.
+EARLY_PASS = ("G7 F3 E4 E3 D3 D2 D4 C3 C4 B3 B6 G5 F4 G4 H6 B4 F6 H5 B5 G6 H7 F5 E6 E5 D5 G3 D6 "
+              "A5 A6 A4 J5 J4 J6 pass C2 B2 H4 H3 J3 J2 E2 C1 B8 pass")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_plays_on_outside_its_own_area_when_a_drawn_count_is_not_finished(seed):
+    from engines.go.coords import from_gtp
+
+    with GoEngine(size=9, komi=7.0, seed=seed) as e:
+        for i, vertex in enumerate(EARLY_PASS.split()):
+            e.play("b" if i % 2 == 0 else "w", from_gtp(vertex, 9))
+        assert e.final_score(playouts=300) == 0
+        before = e.board()
+        move = e.genmove("b", playouts=1000)
+        assert move is not None, "passed into a draw that was still open"
+        assert region_touches(before, move) != {"b"}, "a move in black's own area cannot gain"
+
+
+def region_touches(rows, point):
+    """The stone colours that the empty region around POINT touches (rows: e.board())."""
+    size, seen, todo, touch = len(rows), {point}, [point], set()
+    while todo:
+        x, y = todo.pop()
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= nx < size and 0 <= ny < size:
+                c = rows[ny][nx]
+                if c == "." and (nx, ny) not in seen:
+                    seen.add((nx, ny))
+                    todo.append((nx, ny))
+                elif c in "bw":
+                    touch.add(c)
+    return touch
+
+
 def test_benson_two_eyes_are_pass_alive_one_eye_is_not():
     two_eyes = [
         ". b b . .",
