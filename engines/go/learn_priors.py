@@ -1,8 +1,13 @@
 """Learn the Go engine's move priors from game records.
 
 Every legal move of a position is a "team" of features: its 3x3 shape (with atari bits,
-canonical under the 8 symmetries) and one value from each tactical class group (capture,
-escape, self-atari, atari, two-liberty marks, own eye, distance to the last two moves, line).
+canonical under the 8 symmetries), one value from each tactical class group (capture,
+escape, self-atari, atari, two-liberty marks, own eye, distance to the last two moves, line)
+and its largest rated large pattern (the stones and edges around it out to one of
+GO_PATTERN_SIZES sizes, known by a hash; canonical: the smallest of its 8 symmetric hashes).
+A large pattern is rated when it surrounds at least --pattern-min-count chosen moves; each
+smaller size of a rated pattern is then rated too, so the core finds a move's largest one by
+growing it until a size is not in the table.
 A generalized Bradley-Terry model gives each feature a strength gamma; the probability that
 the player chooses a move is the product of its features' gammas over the sum for all legal
 moves. The gammas are fitted by minorization-maximization (Hunter 2004, as Coulom used for
@@ -38,6 +43,7 @@ from plumbing.files import atomic_write
 
 GROUPS = 9          # GO_CLASS_GROUPS in internal.h
 VALUES = 5          # GO_CLASS_VALUES
+SIZES, SYMS = lib.GO_PATTERN_SIZES, lib.GO_PATTERN_SYMS
 GROUP_NAMES = ["capture", "escape", "self-atari", "atari", "two-liberty mark", "own eye",
                "distance to last move", "distance to the move before", "line"]
 
@@ -59,6 +65,9 @@ class Samples:
     chosen: np.ndarray    # bool (n,)
     games: np.ndarray     # int64 (n,): which game (for the held-out split)
     built: np.ndarray     # float (n,): the gamma of the table the core was built with
+    patterns: np.ndarray  # uint64 (n, SIZES): canonical hash of each size of large pattern
+    variants: np.ndarray  # uint64 (positions, SYMS, SIZES): the chosen move's hashes, every symmetry
+    board_size: int       # the records' board size; 0 when they mix sizes
 
 
 def sgf_files(paths) -> list[Path]:
@@ -73,13 +82,14 @@ def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
     SKIP moves of the game, list all legal moves.
 
     An unreadable file is skipped with a line to WARN; no move at all is NoSamples."""
-    keys, classes, pos, chosen, games, built = [], [], [], [], [], []
+    keys, classes, pos, chosen, games, built, patterns, variants = [], [], [], [], [], [], [], []
     xy = ffi.new("int[]", 2 * 361)
     kbuf = ffi.new("uint32_t[]", 361)
     cbuf = ffi.new("uint8_t[]", 361 * GROUPS)
     gbuf = ffi.new("float[]", 361)
+    hbuf = ffi.new("uint64_t[]", 361 * SYMS * SIZES)
     cap, ncap = ffi.new("int[]", 2 * 361), ffi.new("int *")
-    npos = 0
+    npos, board_sizes = 0, set()
     for gi, path in enumerate(files):
         try:
             rec = sgf.load(path)
@@ -97,7 +107,12 @@ def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
                 n = lib.go_game_move_classes(game, xy, kbuf, cbuf, gbuf)
                 pts = np.frombuffer(ffi.buffer(xy, 8 * n), dtype=np.int32).reshape(n, 2)
                 hit = (pts[:, 0] == point[0]) & (pts[:, 1] == point[1])
-                if hit.any():
+                if hit.any() and lib.go_game_move_patterns(game, hbuf) == n:
+                    hashes = np.frombuffer(ffi.buffer(hbuf, 8 * n * SYMS * SIZES),
+                                           dtype=np.uint64).reshape(n, SYMS, SIZES)
+                    patterns.append(hashes.min(axis=1))
+                    variants.append(hashes[hit][0].copy())
+                    board_sizes.add(rec.size)
                     keys.append(np.frombuffer(ffi.buffer(kbuf, 4 * n), dtype=np.uint32).copy())
                     classes.append(np.frombuffer(ffi.buffer(cbuf, n * GROUPS), dtype=np.uint8)
                                    .reshape(n, GROUPS).copy())
@@ -112,7 +127,9 @@ def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
     if not npos:
         raise NoSamples(f"no moves of a player matching {player!r} in {len(files)} file(s)")
     return Samples(np.concatenate(keys), np.concatenate(classes), np.concatenate(pos),
-                   np.concatenate(chosen), np.concatenate(games), np.concatenate(built))
+                   np.concatenate(chosen), np.concatenate(games), np.concatenate(built),
+                   np.concatenate(patterns), np.stack(variants),
+                   board_sizes.pop() if len(board_sizes) == 1 else 0)
 
 
 @dataclass
@@ -121,31 +138,70 @@ class Model:
     shape_gamma: np.ndarray   # float, same order
     rare_gamma: float
     class_gamma: np.ndarray   # (GROUPS, VALUES)
+    pattern_keys: np.ndarray  # uint64, canonical hashes of the rated large patterns (sorted)
+    pattern_gamma: np.ndarray # float, same order
+    pattern_none: float       # the gamma of a move with no rated large pattern
+    pattern_variants: np.ndarray  # uint64 (patterns, SYMS): each rated pattern's hash per symmetry
+    board_size: int           # the patterns' board (the edges are in them); 0: any
 
 
-def feature_matrix(s: Samples, shape_keys: np.ndarray) -> np.ndarray:
-    """Feature indices per candidate: column 0 the shape (unrated shapes share the last slot),
-    columns 1.. the class values offset into one flat gamma vector."""
+def known_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Index of each value in the sorted KEYS; len(KEYS) where it is not there."""
+    if not len(keys):
+        return np.zeros(len(values), dtype=np.int64)
+    idx = np.searchsorted(keys, values)
+    hit = (idx < len(keys)) & (keys[np.minimum(idx, len(keys) - 1)] == values)
+    return np.where(hit, idx, len(keys))
+
+
+def pattern_index(patterns: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Per candidate, the index in KEYS of its largest rated pattern; len(KEYS) for none. Like
+    the core, it grows the pattern while each size is rated (the rated set holds every smaller
+    size of a rated pattern, so this is the largest one)."""
+    idx = np.full(len(patterns), len(keys), dtype=np.int64)
+    growing = np.ones(len(patterns), dtype=bool)
+    for size in range(SIZES):
+        found = known_index(keys, patterns[:, size])
+        growing &= found < len(keys)
+        idx = np.where(growing, found, idx)
+    return idx
+
+
+def feature_matrix(s: Samples, shape_keys: np.ndarray, pattern_keys: np.ndarray) -> np.ndarray:
+    """Feature indices per candidate into one flat gamma vector: column 0 the shape (unrated
+    shapes share the slot after the rated ones), columns 1..GROUPS the class values, the last
+    column the largest rated large pattern (none: the slot after the rated ones)."""
     nshape = len(shape_keys) + 1
-    idx = np.searchsorted(shape_keys, s.keys)
-    known = (idx < len(shape_keys)) & (shape_keys[np.minimum(idx, len(shape_keys) - 1)] == s.keys)
-    col0 = np.where(known, idx, nshape - 1)
-    cols = [col0] + [nshape + g * VALUES + s.classes[:, g].astype(np.int64) for g in range(GROUPS)]
+    cols = [known_index(shape_keys, s.keys)]
+    cols += [nshape + g * VALUES + s.classes[:, g].astype(np.int64) for g in range(GROUPS)]
+    cols.append(nshape + GROUPS * VALUES + pattern_index(s.patterns, pattern_keys))
     return np.stack(cols, axis=1)
 
 
-def fit(s: Samples, min_count: int, iterations: int, echo=None) -> Model:
+def rated_patterns(s: Samples, min_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Canonical hashes of the large patterns (any size) around at least MIN_COUNT chosen
+    moves, sorted, and each one's hashes through every symmetry (for the core's table)."""
+    canon = s.variants.min(axis=1).ravel()                       # (positions * SIZES,)
+    every = s.variants.transpose(0, 2, 1).reshape(-1, SYMS)      # the same order
+    keys, first, counts = np.unique(canon, return_index=True, return_counts=True)
+    keep = counts >= min_count
+    return keys[keep], every[first[keep]]
+
+
+def fit(s: Samples, min_count: int, iterations: int, echo=None, pattern_min_count: int = 5) -> Model:
     """Fit the gammas by minorization-maximization; ECHO (if given) gets the log-likelihood
     every five iterations."""
     keys, counts = np.unique(s.keys[s.chosen], return_counts=True)
     shape_keys = keys[counts >= min_count].astype(np.uint32)
-    feats = feature_matrix(s, shape_keys)
-    nfeat = len(shape_keys) + 1 + GROUPS * VALUES
+    pattern_keys, pattern_variants = rated_patterns(s, pattern_min_count)
+    feats = feature_matrix(s, shape_keys, pattern_keys)
+    nshape, npattern = len(shape_keys) + 1, len(pattern_keys) + 1
+    nfeat = nshape + GROUPS * VALUES + npattern
     gamma = np.ones(nfeat)
     wins = np.bincount(feats[s.chosen].ravel(), minlength=nfeat).astype(float)
     npos = int(s.pos.max()) + 1
-    groups = [np.arange(len(shape_keys) + 1)] + [
-        len(shape_keys) + 1 + g * VALUES + np.arange(VALUES) for g in range(GROUPS)]
+    groups = [np.arange(nshape)] + [nshape + g * VALUES + np.arange(VALUES) for g in range(GROUPS)]
+    groups.append(nshape + GROUPS * VALUES + np.arange(npattern))
     for it in range(iterations):
         for col, members in enumerate(groups):
             team = np.prod(gamma[feats], axis=1)
@@ -156,17 +212,23 @@ def fit(s: Samples, min_count: int, iterations: int, echo=None) -> Model:
             gamma[members] = (wins[members] + 1.0) / (c + 2.0 / (g + 1.0))
         if echo and (it % 5 == 4 or it == iterations - 1):
             echo(f"  iteration {it + 1}: log-likelihood per move {log_likelihood(s, feats, gamma):.4f}")
-    nshape = len(shape_keys) + 1
-    return Model(shape_keys, gamma[:nshape - 1].copy(), float(gamma[nshape - 1]),
-                 gamma[nshape:].reshape(GROUPS, VALUES).copy())
+    classes = gamma[nshape:nshape + GROUPS * VALUES].reshape(GROUPS, VALUES).copy()
+    patterns = gamma[nshape + GROUPS * VALUES:]
+    return Model(shape_keys, gamma[:nshape - 1].copy(), float(gamma[nshape - 1]), classes,
+                 pattern_keys, patterns[:-1].copy(), float(patterns[-1]), pattern_variants, s.board_size)
 
 
 def model_gamma_vector(m: Model) -> np.ndarray:
-    return np.concatenate([m.shape_gamma, [m.rare_gamma], m.class_gamma.ravel()])
+    return np.concatenate([m.shape_gamma, [m.rare_gamma], m.class_gamma.ravel(),
+                           m.pattern_gamma, [m.pattern_none]])
 
 
 def log_likelihood(s: Samples, feats: np.ndarray, gamma: np.ndarray) -> float:
-    team = np.prod(gamma[feats], axis=1)
+    return mean_log_share(s, np.prod(gamma[feats], axis=1))
+
+
+def mean_log_share(s: Samples, team: np.ndarray) -> float:
+    """Mean log of the chosen move's share of its position's total (candidate gammas TEAM)."""
     npos = int(s.pos.max()) + 1
     total = np.bincount(s.pos, weights=team, minlength=npos)
     picked = np.bincount(s.pos, weights=np.where(s.chosen, team, 0.0), minlength=npos)
@@ -174,10 +236,17 @@ def log_likelihood(s: Samples, feats: np.ndarray, gamma: np.ndarray) -> float:
     return float(np.mean(np.log(picked[ok] / total[ok])))
 
 
+def team_gamma(s: Samples, m: Model | None) -> np.ndarray:
+    """Each candidate's gamma by model M (None: by the table the core was built with)."""
+    if m is None:
+        return s.built.astype(float)
+    return np.prod(model_gamma_vector(m)[feature_matrix(s, m.shape_keys, m.pattern_keys)], axis=1)
+
+
 def accuracy(s: Samples, m: Model | None) -> tuple[float, float]:
     """Share of positions where the chosen move ranks first, and within the top 5, by model M
     (None: by the table the core was built with)."""
-    team = s.built if m is None else np.prod(model_gamma_vector(m)[feature_matrix(s, m.shape_keys)], axis=1)
+    team = team_gamma(s, m)
     order = np.lexsort((-team, s.pos))          # by position, then falling gamma
     pos, chosen = s.pos[order], s.chosen[order]
     start = np.r_[0, np.flatnonzero(np.diff(pos)) + 1]
@@ -188,7 +257,9 @@ def accuracy(s: Samples, m: Model | None) -> tuple[float, float]:
 
 def subset(s: Samples, mask: np.ndarray) -> Samples:
     _, pos = np.unique(s.pos[mask], return_inverse=True)
-    return Samples(s.keys[mask], s.classes[mask], pos, s.chosen[mask], s.games[mask], s.built[mask])
+    positions = np.unique(s.pos[mask])
+    return Samples(s.keys[mask], s.classes[mask], pos, s.chosen[mask], s.games[mask], s.built[mask],
+                   s.patterns[mask], s.variants[positions], s.board_size)
 
 
 def write_header(m: Model, path: Path, source: str) -> None:
@@ -205,7 +276,30 @@ def write_header(m: Model, path: Path, source: str) -> None:
         row = m.class_gamma[g] / m.class_gamma[g][0]
         lines.append("    {" + ", ".join(_cfloat(v) for v in row) + f"}}, /* {GROUP_NAMES[g]} */")
     lines.append("};")
+    lines += _pattern_table(m)
     atomic_write(path, "\n".join(_wrap(lines)) + "\n")
+
+
+def _pattern_table(m: Model) -> list[str]:
+    """Every symmetric variant of each rated large pattern with its gamma (the core cannot turn
+    a hash), the gamma of moves with none, the board size they were learned on (their edges are
+    that board's) and the hashing's fingerprint the table is valid for."""
+    hashes, gammas = [], []
+    for variants, g in zip(m.pattern_variants, m.pattern_gamma):
+        for h in np.unique(variants):
+            hashes.append(int(h))
+            gammas.append(g)
+    scale = float(np.exp(np.mean(np.log(m.pattern_gamma)))) if len(m.pattern_gamma) else 1.0
+    bits = max(4, int(np.ceil(np.log2(2 * len(hashes) + 1))))   # at most half full
+    return [
+        f"#define PATTERN_COUNT {len(hashes)}",
+        f"#define PATTERN_HASH_BITS {bits}",
+        f"#define PATTERN_BOARD_SIZE {m.board_size}",
+        f"static const uint64_t PATTERN_FINGERPRINT = {int(lib.go_pattern_fingerprint())}u;",
+        f"static const uint64_t PATTERN_HASHES[] = {{{', '.join(f'{h}u' for h in hashes) or '0'}}};",
+        f"static const float PATTERN_GAMMAS[] = {{{', '.join(_cfloat(g / scale) for g in gammas) or '1.0f'}}};",
+        f"static const float PATTERN_GAMMA_NONE = {_cfloat(m.pattern_none / scale)};",
+    ]
 
 
 def _cfloat(v: float) -> str:
@@ -227,12 +321,14 @@ def _wrap(lines, width=100):
 @click.option("--player", default="GNU Go", show_default=True,
               help="Learn the moves of the player whose PB/PW name contains this.")
 @click.option("--min-count", default=3, show_default=True, help="Shapes chosen fewer times share one gamma.")
+@click.option("--pattern-min-count", default=5, show_default=True,
+              help="Large patterns chosen fewer times are not rated (a move's largest rated one counts).")
 @click.option("--iterations", default=25, show_default=True)
 @click.option("--holdout", default=0.1, show_default=True, help="Share of games kept out to measure accuracy.")
 @click.option("--skip", default=0, show_default=True, type=click.IntRange(min=0),
               help="Moves at the start of every game not learned from (a match's generated opening).")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C table here.")
-def main(paths, player, min_count, iterations, holdout, skip, out):
+def main(paths, player, min_count, pattern_min_count, iterations, holdout, skip, out):
     """Fit move-prior gammas to the moves PLAYER chose in the SGF files under PATHS."""
     files = sgf_files(paths)
     with named_errors():
@@ -243,14 +339,17 @@ def main(paths, player, min_count, iterations, holdout, skip, out):
     train, test = subset(s, ~is_test), subset(s, is_test)
     click.echo(f"{len(files)} files, {int(s.pos.max()) + 1} positions of {player!r} "
                f"({int(train.pos.max()) + 1} to train, {int(test.pos.max()) + 1 if is_test.any() else 0} held out)")
-    m = fit(train, min_count, iterations, echo=click.echo)
+    m = fit(train, min_count, iterations, echo=click.echo, pattern_min_count=pattern_min_count)
     if is_test.any():
         for name, model in (("fitted table", m), ("table built in", None)):
             top1, top5 = accuracy(test, model)
-            click.echo(f"held out, {name}: the chosen move ranks first {top1:.1%}, in the top 5 {top5:.1%}")
-    click.echo(f"{len(m.shape_keys)} shapes rated, others share gamma {m.rare_gamma:.3g}")
+            loss = -mean_log_share(test, team_gamma(test, model))
+            click.echo(f"held out, {name}: the chosen move ranks first {top1:.1%}, in the top 5 "
+                       f"{top5:.1%}; log loss {loss:.3f}")
+    click.echo(f"{len(m.shape_keys)} shapes rated, others share gamma {m.rare_gamma:.3g}; "
+               f"{len(m.pattern_keys)} large patterns rated, moves with none get {m.pattern_none:.3g}")
     if out:
-        write_header(fit(s, min_count, iterations, echo=None), out,
+        write_header(fit(s, min_count, iterations, echo=None, pattern_min_count=pattern_min_count), out,
                      f"{int(s.pos.max()) + 1} moves of {player} in {len(files)} games")
         click.echo(f"wrote {out}")
 

@@ -17,23 +17,15 @@ static uint64_t zob_stone[2][ZCELLS], zob_white, zob_ko_xy[ZCELLS];
 static uint64_t zob_by_size[GO_MAX_SIZE + 1][3 * GO_MAX_POINTS];
 static plat_once zob_once = PLAT_ONCE_INIT;
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static void zob_init(void)
 {
     uint64_t st = GO_ZOBRIST_SEED;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < ZCELLS; i++)
-            zob_stone[c][i] = splitmix64(&st);
-    zob_white = splitmix64(&st);
+            zob_stone[c][i] = go_splitmix64(&st);
+    zob_white = go_splitmix64(&st);
     for (int i = 0; i < ZCELLS; i++)
-        zob_ko_xy[i] = splitmix64(&st);
+        zob_ko_xy[i] = go_splitmix64(&st);
     /* Per-size tables by board index: [GO_EMPTY] holds ko keys, [BLACK], [WHITE] stones. */
     for (int size = GO_MIN_SIZE; size <= GO_MAX_SIZE; size++) {
         int stride = size + 2;

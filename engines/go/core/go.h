@@ -221,6 +221,16 @@ int go_game_ladder_fails(const go_game *g, int color, int x, int y);
    classes into cls and, unless gammas is NULL, the learned strength the search gives it into
    gammas; room for size * size moves. Returns the count. */
 int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls, float *gammas);
+/* Large patterns (learn_priors.py): for the same moves in the same order as
+   go_game_move_classes, the hashes of the stones around each move out to GO_PATTERN_SIZES
+   growing distances, seen through each of the 8 rotations and reflections:
+   hashes[(n * GO_PATTERN_SYMS + sym) * GO_PATTERN_SIZES + size]. Returns the count. */
+#define GO_PATTERN_SIZES 6
+#define GO_PATTERN_SYMS 8
+int go_game_move_patterns(const go_game *g, uint64_t *hashes);
+/* A fingerprint of the pattern hashing (its cells and keys): a table of hashes is valid only
+   for the core whose fingerprint it records. */
+uint64_t go_pattern_fingerprint(void);
 /* The learned strength the search gives the side to move's legal move at (x, y). */
 float go_game_move_gamma(const go_game *g, int x, int y);
 /* How often the playout policy picks each point (counts[y * size + x], a pass at

@@ -33,6 +33,20 @@ int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls
     return n;
 }
 
+int go_game_move_patterns(const go_game *g, uint64_t *hashes)
+{
+    const go_board *b = go_game_board(g);
+    int n = 0;
+    for (int i = 0; i < b->nempty; i++) {
+        int p = b->empty[i];
+        if (go_board_check(b, b->to_move, p) != GO_OK)
+            continue;
+        go_pattern_hashes(b, b->to_move, p, GO_PATTERN_SYMS, hashes + (size_t)n * GO_PATTERN_SYMS * GO_PATTERN_SIZES);
+        n++;
+    }
+    return n;
+}
+
 void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t seed, int *counts)
 {
     go_board copy;

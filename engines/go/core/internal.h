@@ -6,6 +6,16 @@
 #include "go.h"
 #include "core_platform.h" /* threads, once, clock: the native/wasm seam */
 
+/* The next number of a splitmix64 stream: the fixed keys of the Zobrist tables and of the
+   large patterns' hashes. */
+static inline uint64_t go_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 /* A chain (by its head) in atari: all its pseudo-liberties are one point, which holds exactly
    when (sum of points)^2 = count * (sum of squares). */
 static inline int go_chain_in_atari(const go_board *b, int head)
@@ -65,6 +75,10 @@ uint32_t go_shape_key(const go_board *b, int color, int point);
 uint32_t go_shape_canonical(uint32_t key);
 /* Classes of color's legal move at point into cls[GO_CLASS_GROUPS]; marks may be NULL. */
 void go_move_classes(const go_board *b, int color, int point, const uint8_t *marks, uint8_t *cls);
+/* Hashes of the large patterns around point for color (colours relative to color, off-board
+   cells included), sizes 0..GO_PATTERN_SIZES-1, seen through symmetries 0..nsym-1 (0 is the
+   board as it stands): out[sym * GO_PATTERN_SIZES + size]. */
+void go_pattern_hashes(const go_board *b, int color, int point, int nsym, uint64_t *out);
 /* Learned strength of the move (product of its shape's and classes' gammas); call
    go_shape_init once first. */
 void go_shape_init(void);

@@ -130,6 +130,7 @@ static void op_read(fuzz *f, int kind)
     int size = go_game_size(f->g), xy[2 * 19 * 19 + 2], kx, ky;
     uint8_t marks[19 * 19], cls[19 * 19 * GO_CLASS_GROUPS];
     uint32_t keys[19 * 19];
+    static uint64_t hashes[19 * 19 * GO_PATTERN_SYMS * GO_PATTERN_SIZES];
     int counts[19 * 19 + 1];
     float own[19 * 19], gammas[19 * 19];
     char chars[19 * 19];
@@ -160,6 +161,7 @@ static void op_read(fuzz *f, int kind)
             CHECK(gammas[i] > 0.0f);
             (void)go_game_ladder_fails(f->g, go_game_to_move(f->g), xy[2 * i], xy[2 * i + 1]);
         }
+        CHECK(go_game_move_patterns(f->g, hashes) == n);   /* the same moves, in the same order */
         if (n > 0) {   /* one move's strength on its own: the same owner map, the same gamma */
             int i = (int)rnd((uint64_t)n);
             CHECK(go_game_move_gamma(f->g, xy[2 * i], xy[2 * i + 1]) == gammas[i]);

@@ -60,6 +60,53 @@ def test_move_features_do_not_depend_on_the_board_orientation(sym):
             assert {f(*p, 9): v for p, v in ca.items()} == cb
 
 
+def move_patterns(engine):
+    """{(x, y): (SYMS, SIZES) array of large-pattern hashes} for every legal move, in the order
+    and with the points of move_classes."""
+    n_max, syms, sizes = 361, learn_priors.SYMS, learn_priors.SIZES
+    buf = ffi.new("uint64_t[]", n_max * syms * sizes)
+    n = lib.go_game_move_patterns(engine._game, buf)
+    points = list(move_classes(engine))
+    assert len(points) == n
+    flat = list(buf)[:n * syms * sizes]
+    return {p: [flat[(i * syms + s) * sizes:(i * syms + s + 1) * sizes] for s in range(syms)]
+            for i, p in enumerate(points)}
+
+
+@pytest.mark.parametrize("sym", range(len(SYMMETRIES)))
+def test_large_patterns_are_the_same_set_of_hashes_in_every_orientation(sym):
+    """Turning the board turns each move's patterns: the 8 symmetric hashes of every size are
+    the same set, so the canonical (smallest) one is the same key."""
+    f = SYMMETRIES[sym]
+    rng = random.Random(100 + sym)
+    for _ in range(3):
+        game = random_game(rng, moves=30)
+        with GoEngine(size=9) as a, GoEngine(size=9) as b:
+            for color, p in game:
+                a.play(color, p)
+                b.play(color, f(*p, 9))
+            pa, pb = move_patterns(a), move_patterns(b)
+            assert len(pa) > 20
+            for p, hashes in pa.items():
+                turned = pb[f(*p, 9)]
+                for size in range(learn_priors.SIZES):
+                    assert {h[size] for h in hashes} == {h[size] for h in turned}
+
+
+def test_large_patterns_see_colour_and_size():
+    """A stone three steps away is outside the smallest pattern and inside the larger ones; it
+    reads as own or enemy by who is to move; every size hashes differently even when empty."""
+    with GoEngine(size=9) as e:
+        empty = move_patterns(e)[(4, 4)][0]
+        assert len(set(empty)) == learn_priors.SIZES           # a key per size
+        e.play("b", (4, 1))                                    # (0, -3) from E5: distance 6
+        as_white = move_patterns(e)[(4, 4)][0]
+        e.play("w", (0, 8))                                    # far away
+        as_black = move_patterns(e)[(4, 4)][0]
+    assert as_white[:2] == empty[:2] and as_black[:2] == empty[:2]   # sizes to distance 4 and 5
+    assert all(len({w, b, x}) == 3 for w, b, x in zip(as_white[2:], as_black[2:], empty[2:]))
+
+
 def test_shape_keys_see_colour_relative_to_the_mover():
     """A lone black stone looks like an own stone to black and an enemy stone to white."""
     with GoEngine(size=9) as e:
@@ -104,6 +151,50 @@ def test_the_fit_finds_what_the_teacher_prefers(tmp_path):
     assert top5 > 0.5 and top1 > 0.15      # uniform over ~60 legal moves would give 2% and 8%
 
 
+def jumping_teacher_games(tmp_path, n=40):
+    """The teacher plays a three-space jump from one of its stones when it can (a shape that
+    neither the 3x3 square nor the classes see); the other player is random."""
+    rng = random.Random(5)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        rec = sgf.GameRecord(size=9, komi=7.0, black="Teacher", white="Random")
+        with GoEngine(size=9, seed=i) as e:
+            color, mine = "b", [(rng.randrange(9), rng.randrange(9))]
+            e.play("b", mine[0])
+            rec.moves.append(("b", mine[0]))
+            color = "w"
+            for _ in range(30):
+                legal = e.legal_moves(color)
+                if not legal:
+                    break
+                jumps = [p for p in legal if any(
+                    sorted((abs(p[0] - q[0]), abs(p[1] - q[1]))) == [0, 3] for q in mine)]
+                p = rng.choice(jumps) if color == "b" and jumps else rng.choice(legal)
+                e.play(color, p)
+                rec.moves.append((color, p))
+                if color == "b":
+                    mine.append(p)
+                color = "w" if color == "b" else "b"
+        sgf.save(tmp_path / f"game-{i:03}.sgf", rec)
+    return tmp_path
+
+
+def test_large_patterns_learn_what_the_3x3_shape_cannot_see(tmp_path):
+    samples = learn_priors.extract(learn_priors.sgf_files([jumping_teacher_games(tmp_path)]), "Teacher")
+    plain = learn_priors.fit(samples, min_count=3, iterations=10, pattern_min_count=10 ** 9)
+    model = learn_priors.fit(samples, min_count=3, iterations=10, pattern_min_count=3)
+    assert len(plain.pattern_keys) == 0 and len(model.pattern_keys) > 0
+    # The jump from a lone stone in the middle of an empty board, as black sees it.
+    with GoEngine(size=9) as e:
+        e.play("b", (4, 1))
+        e.play("w", (0, 8))
+        jump = min(h[2] for h in move_patterns(e)[(4, 4)])      # the size that reaches 3 steps
+    assert jump in set(model.pattern_keys.tolist())
+    rated = model.pattern_gamma[list(model.pattern_keys).index(jump)]
+    assert rated > 5 * model.pattern_none
+    assert learn_priors.accuracy(samples, model)[0] > learn_priors.accuracy(samples, plain)[0] + 0.1
+
+
 def test_the_generated_table_is_c_the_core_compiles(tmp_path):
     out = tmp_path / "shape_gammas.h"
     result = CliRunner().invoke(learn_priors.main, [str(teacher_games(tmp_path / "g", n=12)),
@@ -118,7 +209,10 @@ def test_the_generated_table_is_c_the_core_compiles(tmp_path):
     src = tmp_path / "check.c"
     src.write_text('#include <stdint.h>\n#include "shape_gammas.h"\n'
                    "int main(void) { return !(sizeof SHAPE_KEYS == sizeof SHAPE_GAMMAS"
-                   " && SHAPE_GAMMAS[0] > 0 && CLASS_GAMMAS[6][1] > 0); }\n")
+                   " && SHAPE_GAMMAS[0] > 0 && CLASS_GAMMAS[6][1] > 0"
+                   " && sizeof PATTERN_HASHES / 8 == sizeof PATTERN_GAMMAS / 4"
+                   " && (1 << PATTERN_HASH_BITS) >= 2 * PATTERN_COUNT && PATTERN_GAMMA_NONE > 0"
+                   " && PATTERN_FINGERPRINT != 0 && PATTERN_BOARD_SIZE == 9); }\n")
     subprocess.run([cc, "-std=c11", "-Wall", "-Werror", "-o", str(tmp_path / "check"), str(src)],
                    check=True, cwd=tmp_path)
     assert subprocess.run([str(tmp_path / "check")]).returncode == 0
@@ -178,29 +272,66 @@ def shipped_table():
         body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
         return [float(v.rstrip("f")) for v in re.findall(r"[-+0-9.e]+f?", body) if v.rstrip("f")]
 
+    def scalar(name):
+        return re.search(name + r" = ([-+0-9.e]+)[fu]?;", text).group(1)
+
     keys = [int(v) for v in numbers("SHAPE_KEYS")]
-    rare = float(re.search(r"SHAPE_GAMMA_RARE = ([-+0-9.e]+)f", text).group(1))
+    rare = float(scalar("SHAPE_GAMMA_RARE"))
     classes = numbers(r"CLASS_GAMMAS\[9\]\[5\]")
-    return dict(zip(keys, numbers("SHAPE_GAMMAS"))), rare, classes
+    hashes = [int(v) for v in re.search(r"PATTERN_HASHES\[\] = \{(.*?)\};", text, re.S).group(1)
+              .replace("u", "").replace(",", " ").split()]
+    patterns = dict(zip(hashes, numbers("PATTERN_GAMMAS")))
+    return (dict(zip(keys, numbers("SHAPE_GAMMAS"))), rare, classes, patterns,
+            float(scalar("PATTERN_GAMMA_NONE")), int(scalar("PATTERN_FINGERPRINT")))
+
+
+def test_large_patterns_apply_only_on_the_board_size_they_were_learned_on():
+    """The shipped patterns were learned on 9x9, edges included: on 13x13 a move's gamma is its
+    shape's times its classes', with no pattern factor."""
+    shapes, rare, classes, *_ = shipped_table()
+    with GoEngine(size=13) as e:
+        for color, p in random_game(random.Random(3), size=13, moves=40):
+            e.play(color, p)
+        for (x, y), (key, cls) in move_classes(e).items():
+            want = shapes.get(key, rare)
+            for g, v in enumerate(cls):
+                want *= classes[g * learn_priors.VALUES + v]
+            assert lib.go_game_move_gamma(e._game, x, y) == pytest.approx(want, rel=1e-3)
+
+
+def test_the_shipped_table_was_made_for_this_cores_pattern_hashes():
+    """Pattern hashes mean nothing to a core that hashes differently (other cells or keys)."""
+    *_, patterns, _, fingerprint = shipped_table()
+    assert len(patterns) > 100
+    assert fingerprint == lib.go_pattern_fingerprint()
 
 
 def test_the_search_reads_the_shipped_table_for_every_orientation():
     """The gamma the search gives each legal move is its shape's gamma times its classes'
-    gammas, as listed in the table (the runtime expands the canonical keys to all symmetries)."""
-    shapes, rare, classes = shipped_table()
+    gammas times its largest rated pattern's gamma, as listed in the table (the runtime expands
+    the canonical shape keys to all symmetries; the table lists every pattern variant)."""
+    shapes, rare, classes, patterns, none, _ = shipped_table()
     assert len(shapes) > 100 and len(classes) == learn_priors.GROUPS * learn_priors.VALUES
     rng = random.Random(11)
-    known = 0
+    known = rated = 0
     for _ in range(4):
         game = random_game(rng, moves=30)
         for f in SYMMETRIES:
             with GoEngine(size=9) as e:
                 for color, p in game:
                     e.play(color, f(*p, 9))
+                hashes = move_patterns(e)
                 for (x, y), (key, cls) in move_classes(e).items():
                     want = shapes.get(key, rare)
                     known += key in shapes
                     for g, v in enumerate(cls):
                         want *= classes[g * learn_priors.VALUES + v]
+                    pattern = none
+                    for h in hashes[(x, y)][0]:          # the board as it stands, size by size
+                        if h not in patterns:
+                            break
+                        pattern = patterns[h]
+                    rated += pattern != none
+                    want *= pattern
                     assert lib.go_game_move_gamma(e._game, x, y) == pytest.approx(want, rel=1e-3)
-    assert known > 100
+    assert known > 100 and rated > 100
