@@ -107,7 +107,9 @@ def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
                 n = lib.go_game_move_classes(game, xy, kbuf, cbuf, gbuf)
                 pts = np.frombuffer(ffi.buffer(xy, 8 * n), dtype=np.int32).reshape(n, 2)
                 hit = (pts[:, 0] == point[0]) & (pts[:, 1] == point[1])
-                if hit.any() and lib.go_game_move_patterns(game, hbuf) == n:
+                if hit.any():
+                    if lib.go_game_move_patterns(game, hbuf) != n:   # the same moves, by contract
+                        raise RuntimeError(f"{path}: the core listed moves for patterns and classes apart")
                     hashes = np.frombuffer(ffi.buffer(hbuf, 8 * n * SYMS * SIZES),
                                            dtype=np.uint64).reshape(n, SYMS, SIZES)
                     patterns.append(hashes.min(axis=1))

@@ -37,6 +37,7 @@ int go_game_move_patterns(const go_game *g, uint64_t *hashes)
 {
     const go_board *b = go_game_board(g);
     int n = 0;
+    go_shape_init();
     for (int i = 0; i < b->nempty; i++) {
         int p = b->empty[i];
         if (go_board_check(b, b->to_move, p) != GO_OK)

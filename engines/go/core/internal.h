@@ -77,9 +77,9 @@ uint32_t go_shape_canonical(uint32_t key);
 void go_move_classes(const go_board *b, int color, int point, const uint8_t *marks, uint8_t *cls);
 /* Hashes of the large patterns around point for color (colours relative to color, off-board
    cells included), sizes 0..GO_PATTERN_SIZES-1, seen through symmetries 0..nsym-1 (0 is the
-   board as it stands): out[sym * GO_PATTERN_SIZES + size]. */
+   board as it stands): out[sym * GO_PATTERN_SIZES + size]. Call go_shape_init once first. */
 void go_pattern_hashes(const go_board *b, int color, int point, int nsym, uint64_t *out);
-/* Learned strength of the move (product of its shape's and classes' gammas); call
+/* Learned strength of the move (product of its shape's, classes' and large pattern's gammas); call
    go_shape_init once first. */
 void go_shape_init(void);
 float go_move_gamma(const go_board *b, int color, int point, const uint8_t *marks);

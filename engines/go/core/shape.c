@@ -122,7 +122,6 @@ static uint64_t pat_ring[GO_PATTERN_SIZES];           /* cells of size i, not of
    hash of its cells off the board, so the probe reads only cells on the board. */
 #define PAT_EDGE_CLASSES ((PAT_REACH + 1) * (PAT_REACH + 1) * (PAT_REACH + 1) * (PAT_REACH + 1))
 static uint64_t pat_onboard[PAT_EDGE_CLASSES], pat_offboard[PAT_EDGE_CLASSES][GO_PATTERN_SIZES];
-static plat_once pat_once = PLAT_ONCE_INIT;
 
 static int reach(int d) { return d < PAT_REACH ? d : PAT_REACH; }
 
@@ -139,6 +138,7 @@ static int gridcular(int dx, int dy)
     return dx + dy + (dx > dy ? dx : dy);
 }
 
+/* Fills the tables above; run once by go_shape_init, which every reader calls first. */
 static void pat_init(void)
 {
     int n = 0;
@@ -191,7 +191,6 @@ static void pat_init(void)
 static int pattern_view(const go_board *b, int color, int point, uint8_t rel[4])
 {
     int x, y;
-    plat_run_once(&pat_once, pat_init);
     rel[GO_EMPTY] = 0;
     rel[color] = 1;
     rel[go_other(color)] = 2;
@@ -219,7 +218,7 @@ void go_pattern_hashes(const go_board *b, int color, int point, int nsym, uint64
 
 uint64_t go_pattern_fingerprint(void)
 {
-    plat_run_once(&pat_once, pat_init);
+    go_shape_init();
     uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-style fold: order, offsets and keys all count */
     for (int k = 0; k < PAT_CELLS; k++)
         h = (h ^ pat_key[k][0] ^ (pat_key[k][1] << 1) ^ (pat_key[k][2] << 2) ^
@@ -245,6 +244,7 @@ static inline uint32_t pattern_slot(uint64_t h) { return (uint32_t)(h >> (64 - P
 
 static void shape_init(void)
 {
+    pat_init();
     for (unsigned i = 0; i < sizeof SHAPE_KEYS / sizeof SHAPE_KEYS[0]; i++)
         for (int sym = 0; sym < 8; sym++) {
             uint32_t k = shape_transform(SHAPE_KEYS[i], sym), h = slot_of(k);

@@ -5,13 +5,14 @@
 #include <stdio.h>
 
 #include "go.h"
+#include "internal.h"
 
 int main(void)
 {
     go_game *g = go_game_new(9, 7.0, 0);
     static int xy[2 * 361], cap[2 * 361];
     static uint32_t keys[361];
-    static uint8_t cls[361 * 16];
+    static uint8_t cls[361 * GO_CLASS_GROUPS];
     static float gammas[361];
     int x, y, ncap;
     char cmd;
