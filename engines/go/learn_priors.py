@@ -24,7 +24,13 @@ The teacher can be any player named in the records' PB/PW, our own engine too: g
 against itself at many times the playouts of a match teach the fast search what the slow one
 chooses (expert iteration). `--skip N` leaves out the first N moves of every game (a match's
 generated opening moves were not chosen by either player). The held-out games are scored by
-the fitted table and by the table the core was built with, so a refit shows what it gains.
+the fitted table and by the table the core was built with, so a refit shows what it gains;
+games that open with the same SKIP moves (a match plays each opening twice) are held out
+together, so no position of a held-out game was trained on.
+
+`--patterns-only` fits the large patterns alone on top of the shapes and classes the core was
+built with (their gammas held fixed), and writes them into a copy of that table: a teacher
+then adds what the 3x3 square cannot see without moving the rest of the prior.
 """
 from __future__ import annotations
 
@@ -52,6 +58,13 @@ class NoSamples(NamedError):
     """No move of the player to learn from was found in the game records."""
 
 
+class TableHasPatterns(NamedError):
+    """--patterns-only needs a built-in table without large patterns to hold fixed."""
+
+
+BUILT_TABLE = Path(__file__).parent / "core" / "shape_gammas.h"
+
+
 def _warn(text: str) -> None:
     print(text, file=sys.stderr)
 
@@ -63,7 +76,7 @@ class Samples:
     classes: np.ndarray   # uint8 (n, GROUPS)
     pos: np.ndarray       # int64 (n,): which position the candidate belongs to
     chosen: np.ndarray    # bool (n,)
-    games: np.ndarray     # int64 (n,): which game (for the held-out split)
+    games: np.ndarray     # int64 (n,): which opening (games that share one are held out together)
     built: np.ndarray     # float (n,): the gamma of the table the core was built with
     patterns: np.ndarray  # uint64 (n, SIZES): canonical hash of each size of large pattern
     variants: np.ndarray  # uint64 (positions, SYMS, SIZES): the chosen move's hashes, every symmetry
@@ -89,8 +102,8 @@ def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
     gbuf = ffi.new("float[]", 361)
     hbuf = ffi.new("uint64_t[]", 361 * SYMS * SIZES)
     cap, ncap = ffi.new("int[]", 2 * 361), ffi.new("int *")
-    npos, board_sizes = 0, set()
-    for gi, path in enumerate(files):
+    npos, board_sizes, openings = 0, set(), {}
+    for path in files:
         try:
             rec = sgf.load(path)
         except (OSError, ValueError) as exc:
@@ -99,6 +112,7 @@ def extract(files, player: str, warn=_warn, skip: int = 0) -> Samples:
         teacher = {c for c, name in (("b", rec.black), ("w", rec.white)) if player.lower() in name.lower()}
         if not teacher or rec.setup_black or rec.setup_white:
             continue
+        gi = openings.setdefault((rec.size, tuple(rec.moves[:skip])) if skip else path, len(openings))
         game = ffi.gc(lib.go_game_new(rec.size, float(rec.komi), 0), lib.go_game_free)
         for number, (color, point) in enumerate(rec.moves):
             c = 1 if color == "b" else 2
@@ -145,6 +159,9 @@ class Model:
     pattern_none: float       # the gamma of a move with no rated large pattern
     pattern_variants: np.ndarray  # uint64 (patterns, SYMS): each rated pattern's hash per symmetry
     board_size: int           # the patterns' board (the edges are in them); 0: any
+    base: str | None = None   # --patterns-only: the C text of the built-in shapes and classes
+                              # the patterns were fitted on top of (then the shape and class
+                              # fields are unused)
 
 
 def known_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -220,6 +237,36 @@ def fit(s: Samples, min_count: int, iterations: int, echo=None, pattern_min_coun
                  pattern_keys, patterns[:-1].copy(), float(patterns[-1]), pattern_variants, s.board_size)
 
 
+def built_table_base(path: Path = BUILT_TABLE) -> str:
+    """The shapes and classes of the table the core was built with, as C text, for
+    --patterns-only (which holds them fixed and adds patterns)."""
+    text = path.read_text()
+    if "#define PATTERN_COUNT 0\n" not in text:
+        raise TableHasPatterns(f"{path} already rates large patterns; --patterns-only fits them on "
+                               "top of a table without any (fit everything instead, or build the "
+                               "core with the pattern section emptied)")
+    return text[:text.index("#define PATTERN_COUNT")]
+
+
+def fit_patterns(s: Samples, iterations: int, base: str, echo=None, pattern_min_count: int = 5) -> Model:
+    """Fit only the large patterns by MM, each move's team being its built-in gamma (shape
+    times classes, BASE's table) times its largest rated pattern's gamma."""
+    keys, variants = rated_patterns(s, pattern_min_count)
+    idx = pattern_index(s.patterns, keys)
+    n = len(keys) + 1
+    gamma = np.ones(n)
+    wins = np.bincount(idx[s.chosen], minlength=n).astype(float)
+    npos = int(s.pos.max()) + 1
+    for it in range(iterations):
+        total = np.bincount(s.pos, weights=s.built * gamma[idx], minlength=npos)
+        c = np.bincount(idx, weights=s.built / total[s.pos], minlength=n)
+        gamma = (wins + 1.0) / (c + 2.0 / (gamma + 1.0))
+        if echo and (it % 5 == 4 or it == iterations - 1):
+            echo(f"  iteration {it + 1}: log-likelihood per move {mean_log_share(s, s.built * gamma[idx]):.4f}")
+    return Model(np.zeros(0, np.uint32), np.zeros(0), 1.0, np.ones((GROUPS, VALUES)),
+                 keys, gamma[:-1].copy(), float(gamma[-1]), variants, s.board_size, base)
+
+
 def model_gamma_vector(m: Model) -> np.ndarray:
     return np.concatenate([m.shape_gamma, [m.rare_gamma], m.class_gamma.ravel(),
                            m.pattern_gamma, [m.pattern_none]])
@@ -242,6 +289,8 @@ def team_gamma(s: Samples, m: Model | None) -> np.ndarray:
     """Each candidate's gamma by model M (None: by the table the core was built with)."""
     if m is None:
         return s.built.astype(float)
+    if m.base is not None:
+        return s.built * np.r_[m.pattern_gamma, m.pattern_none][pattern_index(s.patterns, m.pattern_keys)]
     return np.prod(model_gamma_vector(m)[feature_matrix(s, m.shape_keys, m.pattern_keys)], axis=1)
 
 
@@ -265,6 +314,12 @@ def subset(s: Samples, mask: np.ndarray) -> Samples:
 
 
 def write_header(m: Model, path: Path, source: str) -> None:
+    if m.base is not None:
+        comment_end = m.base.index("*/") + 2
+        lines = [m.base[:comment_end - 2].rstrip() + f"\n   Large patterns fitted on top of them to {source}. */",
+                 *m.base[comment_end:].strip("\n").splitlines()]
+        atomic_write(path, "\n".join(lines + list(_wrap(_pattern_table(m)))) + "\n")
+        return
     scale = float(np.exp(np.mean(np.log(m.shape_gamma)))) if len(m.shape_gamma) else 1.0
     lines = [
         "/* Generated by engines/go/learn_priors.py - do not edit. Move strengths (gammas) of a",
@@ -329,29 +384,40 @@ def _wrap(lines, width=100):
 @click.option("--holdout", default=0.1, show_default=True, help="Share of games kept out to measure accuracy.")
 @click.option("--skip", default=0, show_default=True, type=click.IntRange(min=0),
               help="Moves at the start of every game not learned from (a match's generated opening).")
+@click.option("--patterns-only", is_flag=True,
+              help="Fit only the large patterns, holding the built-in table's shapes and classes "
+                   "fixed; -o writes them into a copy of that table.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C table here.")
-def main(paths, player, min_count, pattern_min_count, iterations, holdout, skip, out):
+def main(paths, player, min_count, pattern_min_count, iterations, holdout, skip, patterns_only, out):
     """Fit move-prior gammas to the moves PLAYER chose in the SGF files under PATHS."""
     files = sgf_files(paths)
     with named_errors():
+        base = built_table_base() if patterns_only else None
         s = extract(files, player, warn=lambda text: click.echo(text, err=True), skip=skip)
+
+    def fit_all(samples, echo):
+        if base is not None:
+            return fit_patterns(samples, iterations, base, echo=echo, pattern_min_count=pattern_min_count)
+        return fit(samples, min_count, iterations, echo=echo, pattern_min_count=pattern_min_count)
+
     ngames = int(s.games.max()) + 1
     test_games = np.arange(ngames)[np.random.default_rng(0).random(ngames) < holdout]
     is_test = np.isin(s.games, test_games)
     train, test = subset(s, ~is_test), subset(s, is_test)
     click.echo(f"{len(files)} files, {int(s.pos.max()) + 1} positions of {player!r} "
                f"({int(train.pos.max()) + 1} to train, {int(test.pos.max()) + 1 if is_test.any() else 0} held out)")
-    m = fit(train, min_count, iterations, echo=click.echo, pattern_min_count=pattern_min_count)
+    m = fit_all(train, click.echo)
     if is_test.any():
         for name, model in (("fitted table", m), ("table built in", None)):
             top1, top5 = accuracy(test, model)
             loss = -mean_log_share(test, team_gamma(test, model))
             click.echo(f"held out, {name}: the chosen move ranks first {top1:.1%}, in the top 5 "
                        f"{top5:.1%}; log loss {loss:.3f}")
-    click.echo(f"{len(m.shape_keys)} shapes rated, others share gamma {m.rare_gamma:.3g}; "
-               f"{len(m.pattern_keys)} large patterns rated, moves with none get {m.pattern_none:.3g}")
+    shapes = ("the built-in shapes and classes held fixed" if base is not None else
+              f"{len(m.shape_keys)} shapes rated, others share gamma {m.rare_gamma:.3g}")
+    click.echo(f"{shapes}; {len(m.pattern_keys)} large patterns rated, moves with none get {m.pattern_none:.3g}")
     if out:
-        write_header(fit(s, min_count, iterations, echo=None, pattern_min_count=pattern_min_count), out,
+        write_header(fit_all(s, None), out,
                      f"{int(s.pos.max()) + 1} moves of {player} in {len(files)} games")
         click.echo(f"wrote {out}")
 

@@ -265,6 +265,59 @@ def test_large_patterns_apply_only_on_the_board_size_they_were_learned_on(tmp_pa
     assert_shares_match(blocks, samples, without, npos)
 
 
+def test_patterns_only_adds_patterns_to_the_built_in_table_end_to_end(tmp_path, fitted_patterns):
+    """--patterns-only holds the shapes and classes the core was built with: each move's team
+    is its built-in gamma times its pattern's, the three-space jump is learned on top, and the
+    table written from it (the shipped shapes and classes with the new patterns) compiled into
+    a copy of the core gives every move the model's share."""
+    model, files, samples = fitted_patterns
+    base = learn_priors.built_table_base()
+    only = learn_priors.fit_patterns(learn_priors.extract(learn_priors.sgf_files([files[0].parent]), "Teacher"),
+                                     iterations=10, base=base, pattern_min_count=3)
+    assert only.base == base and len(only.pattern_keys) > 20
+    idx = learn_priors.pattern_index(samples.patterns, only.pattern_keys)
+    rated = idx < len(only.pattern_keys)
+    team = learn_priors.team_gamma(samples, only)
+    factor = team / samples.built
+    assert factor[~rated] == pytest.approx(only.pattern_none)
+    assert factor[rated] == pytest.approx(only.pattern_gamma[idx[rated]])
+    # It explains the teacher better than the built-in table alone.
+    assert (learn_priors.mean_log_share(samples, team)
+            > learn_priors.mean_log_share(samples, samples.built.astype(float)) + 0.1)
+    npos = int(samples.pos.max()) + 1
+    assert_shares_match(probe_gammas(tmp_path, only, files), samples, team, npos)
+    header = (tmp_path / "core" / "shape_gammas.h").read_text()
+    assert header.startswith(base[:base.index("*/")].rstrip())      # the shipped shapes, kept
+    assert base[base.index("*/") + 2:] in header
+    assert "Large patterns fitted on top of them to the test's teacher" in header
+
+
+def test_patterns_only_refuses_a_built_in_table_that_has_patterns(tmp_path):
+    table = tmp_path / "shape_gammas.h"
+    table.write_text(learn_priors.BUILT_TABLE.read_text().replace("#define PATTERN_COUNT 0",
+                                                                  "#define PATTERN_COUNT 8"))
+    with pytest.raises(learn_priors.TableHasPatterns, match="already rates large patterns"):
+        learn_priors.built_table_base(table)
+    result = CliRunner().invoke(learn_priors.main, [str(teacher_games(tmp_path / "g", n=4)),
+                                                    "--player", "Teacher", "--patterns-only",
+                                                    "-o", str(tmp_path / "out.h")])
+    assert result.exit_code == 0, result.output     # the shipped table has none
+    assert "built-in shapes and classes held fixed" in result.output
+    assert "Large patterns fitted on top" in (tmp_path / "out.h").read_text()
+
+
+def test_games_that_share_an_opening_are_held_out_together(tmp_path):
+    """A match plays each opening twice: with --skip N the games that open with the same N
+    moves are one group for the held-out split, so no held-out position was trained on."""
+    games = teacher_games(tmp_path, n=3)
+    shutil.copy(games / "game-000.sgf", games / "game-000-again.sgf")
+    files = learn_priors.sgf_files([games])
+    apart = learn_priors.extract(files, "Teacher")
+    together = learn_priors.extract(files, "Teacher", skip=4)
+    assert len(set(apart.games.tolist())) == 4
+    assert len(set(together.games.tolist())) == 3
+
+
 def test_the_generated_table_is_c_the_core_compiles(tmp_path):
     out = tmp_path / "shape_gammas.h"
     result = CliRunner().invoke(learn_priors.main, [str(teacher_games(tmp_path / "g", n=12)),
