@@ -237,9 +237,10 @@ def fit(s: Samples, min_count: int, iterations: int, echo=None, pattern_min_coun
                  pattern_keys, patterns[:-1].copy(), float(patterns[-1]), pattern_variants, s.board_size)
 
 
-def built_table_base(path: Path = BUILT_TABLE) -> str:
-    """The shapes and classes of the table the core was built with, as C text, for
-    --patterns-only (which holds them fixed and adds patterns)."""
+def built_table_base(path: Path | None = None) -> str:
+    """The shapes and classes of the table the core was built with (PATH: BUILT_TABLE), as C
+    text, for --patterns-only (which holds them fixed and adds patterns)."""
+    path = path or BUILT_TABLE
     text = path.read_text()
     if "#define PATTERN_COUNT 0\n" not in text:
         raise TableHasPatterns(f"{path} already rates large patterns; --patterns-only fits them on "

@@ -292,18 +292,26 @@ def test_patterns_only_adds_patterns_to_the_built_in_table_end_to_end(tmp_path, 
     assert "Large patterns fitted on top of them to the test's teacher" in header
 
 
-def test_patterns_only_refuses_a_built_in_table_that_has_patterns(tmp_path):
+def test_patterns_only_refuses_a_built_in_table_that_has_patterns(tmp_path, monkeypatch):
+    """Patterns fitted on top of a table that already rates some would count them twice: the
+    command names the table and what to do, writes nothing, and exits 1."""
+    games = teacher_games(tmp_path / "g", n=4)
+    args = [str(games), "--player", "Teacher", "--patterns-only", "-o", str(tmp_path / "out.h")]
+    result = CliRunner().invoke(learn_priors.main, args)
+    assert result.exit_code == 0, result.output     # the shipped table has none
+    assert "built-in shapes and classes held fixed" in result.output
+    assert "Large patterns fitted on top" in (tmp_path / "out.h").read_text()
     table = tmp_path / "shape_gammas.h"
     table.write_text(learn_priors.BUILT_TABLE.read_text().replace("#define PATTERN_COUNT 0",
                                                                   "#define PATTERN_COUNT 8"))
     with pytest.raises(learn_priors.TableHasPatterns, match="already rates large patterns"):
         learn_priors.built_table_base(table)
-    result = CliRunner().invoke(learn_priors.main, [str(teacher_games(tmp_path / "g", n=4)),
-                                                    "--player", "Teacher", "--patterns-only",
-                                                    "-o", str(tmp_path / "out.h")])
-    assert result.exit_code == 0, result.output     # the shipped table has none
-    assert "built-in shapes and classes held fixed" in result.output
-    assert "Large patterns fitted on top" in (tmp_path / "out.h").read_text()
+    monkeypatch.setattr(learn_priors, "BUILT_TABLE", table)
+    (tmp_path / "out.h").unlink()
+    result = CliRunner().invoke(learn_priors.main, args)
+    assert result.exit_code == 1
+    assert f"{table} already rates large patterns" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "out.h").exists()
 
 
 def test_games_that_share_an_opening_are_held_out_together(tmp_path):
