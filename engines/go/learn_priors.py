@@ -207,6 +207,13 @@ def rated_patterns(s: Samples, min_count: int) -> tuple[np.ndarray, np.ndarray]:
     return keys[keep], every[first[keep]]
 
 
+def mm_step(wins: np.ndarray, c: np.ndarray, gamma: np.ndarray) -> np.ndarray:
+    """One minorization-maximization update of a feature group's gammas: WINS (times chosen)
+    over C (summed share of the team's strength), with one virtual win and one virtual loss
+    against a gamma-1 opponent so that rare features stay near neutral."""
+    return (wins + 1.0) / (c + 2.0 / (gamma + 1.0))
+
+
 def fit(s: Samples, min_count: int, iterations: int, echo=None, pattern_min_count: int = 5) -> Model:
     """Fit the gammas by minorization-maximization; ECHO (if given) gets the log-likelihood
     every five iterations."""
@@ -227,8 +234,7 @@ def fit(s: Samples, min_count: int, iterations: int, echo=None, pattern_min_coun
             total = np.bincount(s.pos, weights=team, minlength=npos)
             share = team / gamma[feats[:, col]] / total[s.pos]
             c = np.bincount(feats[:, col], weights=share, minlength=nfeat)[members]
-            g = gamma[members]
-            gamma[members] = (wins[members] + 1.0) / (c + 2.0 / (g + 1.0))
+            gamma[members] = mm_step(wins[members], c, gamma[members])
         if echo and (it % 5 == 4 or it == iterations - 1):
             echo(f"  iteration {it + 1}: log-likelihood per move {log_likelihood(s, feats, gamma):.4f}")
     classes = gamma[nshape:nshape + GROUPS * VALUES].reshape(GROUPS, VALUES).copy()
@@ -261,7 +267,7 @@ def fit_patterns(s: Samples, iterations: int, base: str, echo=None, pattern_min_
     for it in range(iterations):
         total = np.bincount(s.pos, weights=s.built * gamma[idx], minlength=npos)
         c = np.bincount(idx, weights=s.built / total[s.pos], minlength=n)
-        gamma = (wins + 1.0) / (c + 2.0 / (gamma + 1.0))
+        gamma = mm_step(wins, c, gamma)
         if echo and (it % 5 == 4 or it == iterations - 1):
             echo(f"  iteration {it + 1}: log-likelihood per move {mean_log_share(s, s.built * gamma[idx]):.4f}")
     return Model(np.zeros(0, np.uint32), np.zeros(0), 1.0, np.ones((GROUPS, VALUES)),
