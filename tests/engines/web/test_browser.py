@@ -164,13 +164,17 @@ def test_analysis_panel_and_ownership_overlay(page, site):
     page.wait_for_function("() => document.querySelectorAll('#candidates tr').length > 0")
     assert page.locator("#board .candidate").count() > 0
     # Clicking a candidate plays it from the position shown (White's turn at move 1: the user
-    # explores in White's place), which branches the game; then it is Black's (human) turn.
+    # explores in White's place), which branches the game unless it is the move White played;
+    # then it is Black's (human) turn. Wait for the cursor too: when the top candidate is the
+    # move already played, the record matches before the click lands.
     record = moves(page)
     first = page.locator("#candidates tr").first.get_attribute("data-move")
     page.locator("#candidates tr").first.click()
-    page.wait_for_function("(m) => document.getElementById('go-app').dataset.moves === m",
+    page.wait_for_function("(m) => { const d = document.getElementById('go-app').dataset;"
+                           " return d.moves === m && d.ply === '2'; }",
                            arg=f"{record[0]} {first}")
     assert page.text_content("#ply") == "2 / 2"
+    assert page.get_attribute("#go-app", "data-to-move") == "b"
 
 
 def test_sgf_download_and_upload_round_trip(page, site, tmp_path):
