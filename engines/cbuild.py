@@ -64,6 +64,12 @@ ROOT = Path(__file__).resolve().parent.parent  # the repository (paths relative 
 PLATFORM = ROOT / "engines" / "platform"
 
 
+def c_float(v: float, digits: int = 4) -> str:
+    """V as a C float literal with DIGITS significant digits (generated weight tables)."""
+    text = f"{v:.{digits}g}"
+    return (text if any(ch in text for ch in ".en") else text + ".0") + "f"
+
+
 def core_sources(game: str) -> list[Path]:
     """Every C source of engines/GAME/core: the one list both builds compile."""
     return sorted((ROOT / "engines" / game / "core").glob("*.c"))

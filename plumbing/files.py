@@ -8,6 +8,7 @@ the target, then the directory fsynced so the rename itself is on disk.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import tempfile
@@ -156,3 +157,18 @@ def read_lines(path: StrPath, *, repair: bool = False) -> list[str]:
             fh.flush()
             os.fsync(fh.fileno())
     return data[:end].decode("utf-8").splitlines()
+
+
+def read_json_lines(path: StrPath, error: type[Exception], hint: str, *,
+                    repair: bool = False) -> list:
+    """The values of a file of JSON lines (as `append_line` writes them; a torn last line is
+    left out, and with REPAIR cut off). A line that is not JSON raises ERROR naming the file,
+    the line and HINT (how to make a good one)."""
+    out = []
+    for number, line in enumerate(read_lines(path, repair=repair), start=1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise error(f"{path}:{number} is not a JSON line ({exc.msg}): {hint}") from None
+    return out

@@ -25,9 +25,11 @@ The engine's Python API (``from engines.go import GoEngine, IllegalMove``)::
         def analyze(self, color, playouts=None, seconds=None) -> dict
             # no move played: {'winrate': float (for color), 'playouts': int, 'seconds': float,
             #  'root_visits': int (this search's playouts plus visits kept from earlier ones),
+            #  'valued': int (positions the learned value judged; 0 off its board size),
             #  'candidates': [{'move': (x, y) | None, 'visits': int, 'prior': float,
             #                  'winrate': float}], 'pv': [points],
             #  'ownership': [[float -1 (white) .. 1 (black)]]}
+        def reseed(self, seed)                        # restart the random stream (searches, judging)
         def final_score(self, playouts=1000) -> float
             # area score after judging dead stones, positive = black ahead, komi included
         def dead_stones(self, playouts=1000) -> list[tuple[int, int]]

@@ -1,8 +1,9 @@
 """`engines bench go`: the Go core's speed, printed with its conditions.
 
 Figures: light random 9x9 games per second (one thread), full search playouts per second from
-the empty 9x9 board with 50,000 playouts on one and on two threads, and the scaling between
-them. The same-run baseline is the readable reference rules (rules.py) playing random games.
+the empty 9x9 board with 50,000 playouts on one and on two threads, the scaling between them,
+and the learned value's evaluations per second on a 9x9 middle-game position. The same-run
+baseline is the readable reference rules (rules.py) playing random games.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import sys
 import time
 
 LIGHT_GAMES = 200_000
+VALUE_EVALS = 5_000
 SEARCH_PLAYOUTS = 50_000
 ISSUE_TARGETS = {
     "light_games_per_second_1_thread": 40_000,
@@ -67,6 +69,21 @@ def search_playouts_per_second(threads: int, playouts: int | None = None) -> dic
             "playouts_per_cpu_second": round(info["playouts"] / max(cpu, 1e-9))}
 
 
+def value_evals_per_second(evals: int | None = None) -> float:
+    """The learned value (one thread) on the position after 30 seeded random 9x9 moves."""
+    from engines.go import GoEngine
+    from engines.go._core import ffi, lib
+
+    evals, rng = evals or VALUE_EVALS, random.Random(30)
+    with GoEngine(size=9, komi=7.0) as engine:
+        for _ in range(30):
+            engine.play(engine.to_move, rng.choice(engine.legal_moves()))
+        started = time.perf_counter()
+        for _ in range(evals):
+            lib.go_game_value(engine.game, ffi.NULL)
+        return evals / (time.perf_counter() - started)
+
+
 def reference_games_per_second(seconds: float = 1.0) -> float:
     """Random 9x9 games through rules.py: the readable rules, as a same-run baseline."""
     from engines.go import rules
@@ -95,6 +112,8 @@ def measure(progress=print) -> dict:
     one = search_playouts_per_second(1)
     progress(f"search from the empty 9x9 board, {SEARCH_PLAYOUTS} playouts, 2 threads...")
     two = search_playouts_per_second(2)
+    progress(f"learned value, 9x9 middle game, {VALUE_EVALS} evaluations, 1 thread...")
+    value = value_evals_per_second()
     progress("baseline: random games through the reference rules (rules.py)...")
     ref = reference_games_per_second()
     cond["load_average_1min_after"] = round(os.getloadavg()[0], 2)
@@ -106,6 +125,7 @@ def measure(progress=print) -> dict:
         "search_2_threads": two,
         "search_playouts_per_second_per_thread": one["playouts_per_second"],
         "search_scaling_2_threads": round(two["playouts_per_second"] / one["playouts_per_second"], 2),
+        "value_evals_per_second_1_thread": round(value),
         "baseline_reference_rules_games_per_second": round(ref, 1),
         "light_speedup_over_reference": round(light / ref),
         "issue_targets": ISSUE_TARGETS,
@@ -126,6 +146,8 @@ def render(figures: dict) -> str:
         f"search 9x9 empty board, {two['playouts']:,} playouts, 2 threads: "
         f"{two['playouts_per_second']:,} playouts/s, scaling {figures['search_scaling_2_threads']}x "
         f"(target >= 1.8x)",
+        f"learned value, 9x9 middle game, 1 thread: {figures['value_evals_per_second_1_thread']:,} "
+        f"evaluations/s",
         f"baseline, reference rules.py random 9x9 games: "
         f"{figures['baseline_reference_rules_games_per_second']}/s "
         f"(C light playouts {figures['light_speedup_over_reference']:,}x faster)",

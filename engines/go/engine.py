@@ -219,6 +219,7 @@ class GoEngine:
             "playouts": int(res.playouts),
             "seconds": float(res.seconds),
             "root_visits": int(res.tree_playouts),   # includes visits kept from earlier searches
+            "valued": int(res.valued),               # positions the learned value judged
             "candidates": [
                 {
                     "move": point(res.cand_x[i], res.cand_y[i]),
@@ -233,6 +234,12 @@ class GoEngine:
         }
 
     # ---- scoring ------------------------------------------------------------------------------
+
+    def reseed(self, seed: int) -> None:
+        """Restart the random stream that searches and judging draw from at `seed`, so that a
+        verdict depends on the position alone, not on the searches that ran before it."""
+        with self._lock:
+            lib.go_rng_seed(self._rng, int(seed) & (2**64 - 1))
 
     def tromp_taylor_score(self) -> float:
         return lib.go_game_tromp_taylor(self.game)

@@ -44,7 +44,7 @@ from engines.quoridor._core import ffi, lib
 from engines.quoridor.engine import QuoridorEngine
 from plumbing.cli import named_errors
 from plumbing.errors import NamedError
-from plumbing.files import atomic_write
+from plumbing.files import atomic_write, read_json_lines
 
 FEATURE_NAMES = ["bias", "paths", "walls", "gain", "threat", "no walls me", "no walls opp",
                  "paths near end", "first walls"]
@@ -211,15 +211,7 @@ def write_header(w: np.ndarray, path: Path, source: str) -> None:
 
 
 def read_records(path: Path) -> list[dict]:
-    out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise NoPositions(f"{path}:{n} is not a JSON game record ({exc.msg}): "
-                                  "write it with `learn_value selfplay`") from None
-    return out
+    return read_json_lines(path, NoPositions, "write it with `learn_value selfplay`")
 
 
 def _rollout_levels(ctx, param, text: str) -> tuple[int, ...]:

@@ -164,3 +164,16 @@ def test_append_line_appends_whole_lines_and_read_lines_drops_a_torn_tail(tmp_pa
     assert read_lines(path, repair=True) == ['{"a": 1}', '{"b": 2}']
     append_line(path, '{"d": 4}')
     assert read_lines(path) == ['{"a": 1}', '{"b": 2}', '{"d": 4}']
+
+
+def test_read_json_lines_leaves_out_a_torn_last_line_and_names_a_bad_one(tmp_path):
+    class Bad(Exception):
+        pass
+
+    path = tmp_path / "records.jsonl"
+    path.write_text('{"a": 1}\n\n[2, 3]\n{"torn": ')
+    assert files.read_json_lines(path, Bad, "rewrite it", repair=True) == [{"a": 1}, [2, 3]]
+    assert path.read_text() == '{"a": 1}\n\n[2, 3]\n'          # the torn line cut off
+    path.write_text('{"a": 1}\nnot json\n')
+    with pytest.raises(Bad, match=r"records.jsonl:2 is not a JSON line \(.*\): rewrite it"):
+        files.read_json_lines(path, Bad, "rewrite it")

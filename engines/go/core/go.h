@@ -1,4 +1,4 @@
-/* go.h - the Go engine's C API: board, playouts, game record, search, scoring.
+/* go.h - the Go engine's C API: board, playouts, game record, search, scoring, learned value.
  *
  * Plain C, no I/O, no Python. Points outside this file are (x, y): column from the left,
  * row from the top, 0-based. Inside, a point is an index into a flat array with a one-point
@@ -6,7 +6,8 @@
  * used for "pass". Colors: GO_EMPTY 0, GO_BLACK 1, GO_WHITE 2, GO_BORDER 3.
  *
  * Files: see engines/HACKING.md. Dependencies run one way: search.c -> game.c -> score.c ->
- * playout.c, shape.c -> board.c; inspect.c (helpers for tests and tools) reads the others.
+ * playout.c, shape.c -> board.c, and search.c -> value.c -> board.c; inspect.c (helpers for
+ * tests and tools) reads the others.
  *
  * Everything between the two "binding" markers is also the cffi declaration of the Python
  * module engines.go._core: build_go.py hands that text to cdef() verbatim, except that each
@@ -189,6 +190,7 @@ typedef struct {
     double winrate;          /* for the color searched */
     long playouts;           /* playouts run by this search */
     long tree_playouts;      /* visits of the root, including reused ones */
+    long valued;             /* positions the learned value judged in this run */
     double seconds;
     int ncandidates;
     int cand_x[GO_MAX_CANDIDATES], cand_y[GO_MAX_CANDIDATES];
@@ -236,6 +238,18 @@ float go_game_move_gamma(const go_game *g, int x, int y);
 /* How often the playout policy picks each point (counts[y * size + x], a pass at
    counts[size * size], added to) as the side to move's next move over samples draws. */
 void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t seed, int *counts);
+
+/* The learned value (value.c, value_weights.h). The network's input: GO_VALUE_PLANES planes of
+   size * size floats (plane-major, row-major), seen from the side to move: its stones, the
+   opponent's, its chains with one and with two liberties, the opponent's, the last move, the
+   ko point, the board (all 1) and whether black is to move (all 1 or all 0). Returns size*size. */
+#define GO_VALUE_PLANES 10
+int go_game_value_planes(const go_game *g, float *out);
+/* The chance that the side to move wins; ownership (size * size, row-major, +1 the side to
+   move's) unless NULL. */
+float go_game_value(const go_game *g, float *ownership);
+/* The board size the value's network was trained on (the search uses it there only). */
+int go_value_trained_size(void);
 
 /* ==== binding: end ==== */
 

@@ -74,3 +74,13 @@ float go_game_move_gamma(const go_game *g, int x, int y)
     go_two_liberty_marks(b, marks);
     return go_move_gamma(b, b->to_move, go_point(b, x, y), marks);
 }
+
+int go_game_value_planes(const go_game *g, float *out)
+{
+    return go_value_planes(go_game_board(g), out);
+}
+
+float go_game_value(const go_game *g, float *ownership)
+{
+    return go_value_eval(go_game_board(g), ownership);
+}

@@ -107,4 +107,9 @@ int go_score_dead_stones(const go_board *b, int playouts, go_rng *rng, uint8_t *
 /* Area score after removing dead stones, minus komi. */
 double go_score_final(const go_board *b, double komi, int playouts, go_rng *rng);
 
+/* The learned value of b for its side to move (value.c), and the planes it reads; see
+   go_game_value and go_game_value_planes in go.h. */
+float go_value_eval(const go_board *b, float *ownership);
+int go_value_planes(const go_board *b, float *out);
+
 #endif

@@ -1,5 +1,6 @@
-/* search.c - UCT with RAVE, priors as progressive bias, progressive widening, threads with
-   virtual loss, tree reuse between moves, ownership statistics. A go_search is its own
+/* search.c - UCT with RAVE, priors as progressive bias, the learned value as a prior of the
+   nodes visited often enough, progressive widening, threads with virtual loss, tree reuse
+   between moves, ownership statistics. A go_search is its own
    object: it reads the caller's game (const), copies the board it needs and never plays on
    the game.
 
@@ -21,6 +22,10 @@
 #define AMAF_SCALE (1.0f / (1.0f + AMAF_NEAR / 2))
 #define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
 #define PRIOR_VISITS 10     /* virtual visits of a learned prior (its wins: the move's share) */
+#define VALUE_AT 4          /* a node's position is valued (value.c) when it reaches this many visits */
+#define VALUE_VISITS 20     /* ... and the value joins its prior as this many virtual visits; */
+#define VALUE_BASE 250      /* at most VALUE_BASE + playouts / VALUE_EVERY positions are valued */
+#define VALUE_EVERY 40      /* in a search: a network evaluation costs about five playouts */
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
 #define SCORE_BONUS 0.01    /* share of a result given by the margin: breaks draws; 0.05 lost 3 of 5 as white */
@@ -194,8 +199,10 @@ typedef struct {
     long budget;
     double deadline;
     int expand_at;
+    int use_value;            /* the value network was trained on this board size */
     int stop;
     long done;
+    long valued;
     uint8_t banned[GO_MAX_POINTS];   /* root moves that would repeat an earlier position */
 } run_ctx;
 
@@ -279,6 +286,21 @@ static void add_ownership(worker *w, const go_board *b)
     }
 }
 
+/* The learned value of b, the position after n's move, joins n's prior: VALUE_VISITS more
+   virtual visits, won as often as the value gives the player who made the move. Done once, by
+   the thread whose visit reached VALUE_AT, while the search's allowance lasts. */
+static void sim_value_prior(run_ctx *ctx, node *n, const go_board *b)
+{
+    long allowed = VALUE_BASE + __atomic_load_n(&ctx->done, __ATOMIC_RELAXED) / VALUE_EVERY;
+    if (__atomic_add_fetch(&ctx->valued, 1, __ATOMIC_RELAXED) > allowed) {
+        __atomic_sub_fetch(&ctx->valued, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    float won = 1.0f - go_value_eval(b, NULL);
+    n->pw = (uint8_t)(n->pw + (int)(VALUE_VISITS * won + 0.5f));
+    n->pv = (uint8_t)(n->pv + VALUE_VISITS);
+}
+
 /* Walk down the tree on b from the root (virtual loss on the way), expanding a leaf once it
    has been visited often enough. Fills path[0..depth] and who is to move there; returns depth. */
 static int sim_descend(run_ctx *ctx, go_board *b, uint32_t *path, uint8_t *tomove)
@@ -298,8 +320,10 @@ static int sim_descend(run_ctx *ctx, go_board *b, uint32_t *path, uint8_t *tomov
         }
         uint32_t ci = select_child(ctx, n, nch, depth == 0);
         n = NODE(s, ci);
-        add(&n->visits, 1);   /* virtual loss until the result comes back */
+        int32_t visits = __atomic_add_fetch(&n->visits, 1, __ATOMIC_RELAXED); /* virtual loss */
         go_board_play(b, b->to_move, n->move);
+        if (visits == VALUE_AT && ctx->use_value && n->move != GO_PASS)
+            sim_value_prior(ctx, n, b);
         path[++depth] = ci;
         tomove[depth] = (uint8_t)b->to_move;
     }
@@ -620,6 +644,7 @@ static void search_init_ctx(run_ctx *ctx, go_search *s, const go_game *g, int co
     if (!ctx->budget && ctx->deadline <= 0)
         ctx->budget = 1000;
     ctx->expand_at = root_board->size <= 9 ? 2 : root_board->size <= 13 ? 4 : 8;
+    ctx->use_value = root_board->size == go_value_trained_size();
     /* Root moves that bring back an earlier position: illegal under superko, and never chosen
        without it either, so the engine cannot start a cycle (a passing opponent and a capture
        and recapture went round until the move limit). */
@@ -735,6 +760,7 @@ int go_search_run(go_search *s, const go_game *g, int color, const go_search_opt
     result_pv(ctx, &root_board, res);
     result_tallies(ws, started, &root_board, res);
     res->seconds = plat_now_seconds() - t0;
+    res->valued = ctx->valued;
     search_decide(s, g, color, res);
     free(ctx);
     free(ws);

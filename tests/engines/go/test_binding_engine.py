@@ -147,3 +147,31 @@ def test_budget_defaults_and_threads(engine):
     info = engine.analyze("b")
     # The engine's own clock, read between playouts: a loaded machine may overshoot a little.
     assert info["seconds"] <= 0.3 + 0.1 and info["playouts"] > 0
+
+
+def test_reseed_makes_the_verdict_independent_of_earlier_searches():
+    """Judging draws playouts from the search's stream, and so does a search after a pass (it
+    judges the game as it would end): after reseed, an engine that searched judges a position
+    exactly as a fresh one does (a few judging playouts on an unsettled position: the verdict
+    depends on the draws)."""
+    import random
+    rng = random.Random(3)
+    moves = []
+    with GoEngine(size=9) as e:
+        for _ in range(30):
+            m = rng.choice(e.legal_moves())
+            e.play(e.to_move, m)
+            moves.append(m)
+
+    def verdict(searched, reseed):
+        with GoEngine(size=9, seed=0) as e:
+            for m in moves + [None]:
+                e.play(e.to_move, m)
+            if searched:
+                e.analyze(e.to_move, playouts=300)
+            if reseed:
+                e.reseed(0)
+            return [(e.final_score(3), tuple(e.dead_stones(3))) for _ in range(5)]
+
+    assert verdict(True, True) == verdict(False, True) == verdict(False, False)
+    assert verdict(True, False) != verdict(False, False)   # what reseed is for

@@ -143,7 +143,14 @@ static void op_read(fuzz *f, int kind)
         CHECK(go_game_ko_xy(f->g, &kx, &ky) == (go_game_board(f->g)->ko != 0));
         CHECK(go_game_captures(f->g, 1) >= 0 && go_game_to_move(f->g) == go_game_board(f->g)->to_move);
     } else if (kind == 1) {
+        static float planes[GO_VALUE_PLANES * 19 * 19];
         go_game_pass_alive(f->g, marks);
+        CHECK(go_game_value_planes(f->g, planes) == size * size);
+        float v = go_game_value(f->g, rnd(2) ? own : NULL), board = 0;
+        CHECK(v >= 0.0f && v <= 1.0f);
+        for (int i = 0; i < size * size; i++)
+            board += planes[8 * size * size + i];   /* the plane that marks the board */
+        CHECK(board == (float)(size * size));
     } else if (kind == 2) {
         int nd = go_game_dead_stones(f->g, 1 + (int)rnd(20), rng, marks);
         CHECK(nd >= 0 && nd <= size * size);

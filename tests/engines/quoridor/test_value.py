@@ -149,7 +149,7 @@ def test_fit_refuses_a_file_that_is_not_game_records(tmp_path):
     bad.write_text('{"seed": 1}\nnot json\n')
     out = CliRunner().invoke(learn_value.main, ["fit", str(bad)])
     assert out.exit_code == 1
-    assert f"{bad}:2 is not a JSON game record" in out.output and "learn_value selfplay" in out.output
+    assert f"{bad}:2 is not a JSON line" in out.output and "learn_value selfplay" in out.output
 
 
 def test_selfplay_from_other_games_replays_their_positions_and_fits_only_what_follows(tmp_path):

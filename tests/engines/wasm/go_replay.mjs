@@ -27,7 +27,8 @@ const games = request.games.map(({ size, komi, superko, moves, probes }) => {
     seen.captures = [game.captures(1), game.captures(2)];
     plies.push(seen);
   });
-  const end = { hash: game.hash(), board: game.board(), score: game.trompTaylor(), plies };
+  const end = { hash: game.hash(), board: game.board(), score: game.trompTaylor(),
+                value: core.fn.go_game_value(game.ptr, 0), plies };
   game.free();
   return end;
 });

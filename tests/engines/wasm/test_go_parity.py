@@ -1,7 +1,8 @@
 """Parity, native against WebAssembly: the Go core built by engines/wasm.py and run in Node
 agrees with the native build call for call — on random games (hash, side to move, every legal
-move, a random legality probe, captures, undo, the board and the score at the end) and on
-searches with a fixed seed and playout budget (the chosen move, win rate, candidates and PV)."""
+move, a random legality probe, captures, undo, and at the end the board, the score and the
+learned value, bit for bit) and on searches with a fixed seed and playout budget (the chosen
+move, win rate, candidates and PV)."""
 import random
 
 import pytest
@@ -53,7 +54,8 @@ def _native_game(size, seed, superko):
     chars = ffi.new("char[]", size * size)
     lib.go_game_board_chars(game, chars)
     end = {"hash": f"{lib.go_game_hash(game):016x}", "board": ffi.string(chars, size * size).decode(),
-           "score": lib.go_game_tromp_taylor(game), "plies": plies}
+           "score": lib.go_game_tromp_taylor(game), "value": lib.go_game_value(game, ffi.NULL),
+           "plies": plies}
     lib.go_game_free(game)
     request = {"size": size, "komi": komi, "superko": superko, "moves": moves, "probes": probes}
     return request, end

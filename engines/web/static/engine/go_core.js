@@ -108,6 +108,7 @@ export class GoSearch {
       winrate: get("winrate"),
       playouts: get("playouts"),
       treePlayouts: get("tree_playouts"),
+      valued: get("valued"),
       seconds: get("seconds"),
       candidates: Array.from({ length: n }, (_, i) => ({ x: cx[i], y: cy[i], visits: visits[i], prior: priors[i], winrate: winrates[i] })),
       pv: Array.from({ length: npv }, (_, i) => [px[i], py[i]]),

@@ -1,0 +1,430 @@
+"""Learn a value for the Go search: who wins from a position, from self-play.
+
+    python -m engines.go.learn_value selfplay --games 3000 -o var/go-value/games.jsonl
+
+`selfplay` plays the engine against itself at a small playout budget and appends each game to
+a JSON-lines file as it ends (a rerun with the same file and seed plays only the games it does
+not hold yet). Variety comes from the first moves: for SAMPLE_PLIES plies the move is drawn by
+the search's visits rather than taken as the most visited. A game is played out to two passes
+even where the engine would resign, so every game ends in a position whose owner of each point
+is known: the record keeps the final score (dead stones judged) and the search's ownership of
+the last position, a second thing to learn besides the winner.
+
+A record: {"seed", "size", "komi", "playouts", "moves": [[x, y] or null for a pass, ...],
+"winrates": [the search's chance for the side to move before each move, ...],
+"winner": "b", "w" or null (a drawn count), "score" (black's, komi included), "ownership"
+(row-major, black +1 to white -1), "resign_ply" (where the engine first called it lost, or
+null)}.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import random
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import click
+import numpy as np
+
+from engines.cbuild import c_float
+from plumbing.cli import named_errors
+from plumbing.errors import NamedError
+from plumbing.files import append_line, atomic_write, read_json_lines
+
+
+class BadRecords(NamedError):
+    """A game-record file that is not what `selfplay` writes."""
+
+
+class NoTorch(NamedError):
+    """Training needs PyTorch, which the engine itself does not."""
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """How one self-play game is played."""
+    size: int = 9
+    komi: float = 7.0
+    playouts: int = 800
+    sample_plies: int = 8        # moves drawn by the search's visits, for variety
+    max_plies: int = 243         # 3 x the points: a game this long is cut (no winner)
+
+
+def play_game(conf: SelfPlay, seed: int) -> dict:
+    """One game of the engine against itself, as a record (see the module doc)."""
+    from engines.go.engine import GoEngine
+
+    rng = random.Random(f"go-value:{seed}")
+    eng = GoEngine(size=conf.size, komi=conf.komi, seed=seed)
+    eng.set_budget(playouts=conf.playouts)
+    moves, winrates, resign_ply, passes, ownership = [], [], None, 0, None
+    try:
+        while passes < 2 and len(moves) < conf.max_plies:
+            color = eng.to_move
+            move, a = eng.genmove_analyzed(color)      # plays the move unless it resigns
+            cands = [c for c in a["candidates"] if c["visits"] > 0] or a["candidates"]
+            if len(moves) < conf.sample_plies:
+                if move != "resign":
+                    eng.undo()
+                move = rng.choices([c["move"] for c in cands], weights=[c["visits"] for c in cands])[0]
+                eng.play(color, move)
+            elif move == "resign":
+                resign_ply = len(moves) if resign_ply is None else resign_ply
+                move = cands[0]["move"]
+                eng.play(color, move)
+            moves.append(list(move) if move else None)
+            winrates.append(round(a["winrate"], 3))
+            passes = passes + 1 if move is None else 0
+            ownership = a["ownership"]
+        score = eng.final_score() if passes == 2 else None
+    finally:
+        eng.close()
+    winner = None if not score else ("b" if score > 0 else "w")
+    return {"seed": seed, **asdict(conf), "moves": moves, "winrates": winrates, "winner": winner,
+            "score": score, "resign_ply": resign_ply,
+            "ownership": [round(v, 3) for row in ownership for v in row] if ownership else None}
+
+
+def _play(task):
+    return play_game(*task)
+
+
+def read_records(path: Path, repair: bool = False) -> list[dict]:
+    """The game records in PATH (none when it does not exist yet); a game cut off by a killed
+    run is left out, and with REPAIR (the writer, before it appends) cut off the file."""
+    if not path.exists():
+        return []
+    return read_json_lines(path, BadRecords, "cut the line, or write the file with `learn_value "
+                           "selfplay`", repair=repair)
+
+
+def selfplay(conf: SelfPlay, games: int, seed: int, jobs: int, out: Path, echo=print) -> int:
+    """Play the games SEED..SEED+GAMES-1 that OUT does not hold yet on JOBS processes,
+    appending each record as it ends; returns how many were played."""
+    done = {r["seed"] for r in read_records(out, repair=True)}
+    tasks = [(conf, s) for s in range(seed, seed + games) if s not in done]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    start, played = time.monotonic(), 0
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for rec in pool.imap_unordered(_play, tasks):
+            append_line(out, json.dumps(rec))
+            played += 1
+            if played % max(1, len(tasks) // 50) == 0 or played == len(tasks):
+                rate = played / max(time.monotonic() - start, 1e-9) * 3600
+                echo(f"selfplay: {played}/{len(tasks)} games, {rate:.0f} games/h")
+    return played
+
+
+# ---- positions ----------------------------------------------------------------------------
+
+@dataclass
+class Positions:
+    planes: np.ndarray   # (n, GO_VALUE_PLANES, size, size) uint8
+    won: np.ndarray      # (n,) 1.0 when the side to move won
+    owner: np.ndarray    # (n, size, size) final ownership, +1 the side to move's
+    game: np.ndarray     # (n,) index of the game (held-out games are whole games)
+    searched: np.ndarray  # (n,) the self-play search's chance for the side to move, NaN if not recorded
+
+    def subset(self, mask: np.ndarray) -> "Positions":
+        return Positions(self.planes[mask], self.won[mask], self.owner[mask], self.game[mask],
+                         self.searched[mask])
+
+    def target(self, search_weight: float) -> np.ndarray:
+        """What the value learns: the game's result, blended with the self-play search's own
+        estimate where it was recorded (less noisy than one game's result)."""
+        mix = (1 - search_weight) * self.won + search_weight * self.searched
+        return np.where(np.isnan(self.searched), self.won, mix).astype(np.float32)
+
+
+def positions(records, after_resign: int = 10, echo=None) -> Positions:
+    """Every position of every decided game, up to AFTER_RESIGN plies past the first point
+    where the engine called it lost (after that the loser's moves tell little)."""
+    from engines.go._core import ffi, lib
+    from engines.go.engine import GoEngine
+
+    sizes = {r["size"] for r in records}
+    if len(sizes) > 1:
+        raise BadRecords(f"the records mix board sizes {sorted(sizes)}: learn one size at a time")
+    kept = [r for r in records if r.get("winner") in ("b", "w") and r.get("ownership")]
+    if not kept:
+        raise BadRecords("no decided game with a final ownership: play games with `selfplay`")
+    n = kept[0]["size"]
+    buf = ffi.new("float[]", lib.GO_VALUE_PLANES * n * n)
+    planes, won, owner, game, searched = [], [], [], [], []
+    for gi, rec in enumerate(kept):
+        final = np.array(rec["ownership"], dtype=np.float32).reshape(n, n)
+        winrates = rec.get("winrates") or [float("nan")] * len(rec["moves"])
+        stop = len(rec["moves"]) if rec["resign_ply"] is None else rec["resign_ply"] + after_resign
+        with GoEngine(size=n, komi=rec["komi"]) as eng:
+            for ply, move in enumerate(rec["moves"][:stop]):
+                lib.go_game_value_planes(eng.game, buf)
+                planes.append(np.frombuffer(ffi.buffer(buf), dtype=np.float32).astype(np.uint8))
+                me = eng.to_move
+                won.append(1.0 if rec["winner"] == me else 0.0)
+                owner.append(final if me == "b" else -final)
+                game.append(gi)
+                searched.append(winrates[ply])
+                eng.play(me, tuple(move) if move else None)
+        if echo and (gi + 1) % 500 == 0:
+            echo(f"positions: {gi + 1}/{len(kept)} games, {len(won)} positions")
+    return Positions(np.stack(planes).reshape(-1, lib.GO_VALUE_PLANES, n, n),
+                     np.array(won, dtype=np.float32), np.stack(owner), np.array(game),
+                     np.array(searched, dtype=np.float32))
+
+
+# ---- the network --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Shape:
+    channels: int = 32
+    layers: int = 4
+    hidden: int = 32
+
+
+def init_weights(shape: Shape, planes: int, seed: int = 0) -> dict:
+    """Random weights (He-scaled) in the layout core/value.c reads; the last layer starts
+    small, so an untrained net says about 50%."""
+    rng = np.random.default_rng(seed)
+    c, h = shape.channels, shape.hidden
+
+    def he(*dims, fan):
+        return (rng.standard_normal(dims) * np.sqrt(2.0 / fan)).astype(np.float32)
+
+    return {"conv0_w": he(c, planes, 3, 3, fan=9 * planes),
+            "conv_w": he(shape.layers - 1, c, c, 3, 3, fan=9 * c) * 0.5,
+            "conv_b": np.zeros((shape.layers, c), np.float32),
+            "own_w": he(c, fan=c), "own_b": np.zeros((), np.float32),
+            "fc1_w": he(h, c + 1, fan=c + 1), "fc1_b": np.zeros(h, np.float32),
+            "fc2_w": he(h, fan=h) * 0.1, "fc2_b": np.zeros((), np.float32)}
+
+
+def forward(w: dict, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network in numpy, as core/value.c computes it: (chance the side to move wins (n,),
+    ownership (n, size, size)) for planes (n, GO_VALUE_PLANES, size, size)."""
+    x = planes.astype(np.float32)
+
+    def conv(x, k, b):
+        pad = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        n = x.shape[-1]
+        out = np.zeros((x.shape[0], k.shape[0], n, n), np.float32) + b[None, :, None, None]
+        for dy in range(3):
+            for dx in range(3):
+                out += np.einsum("oi,niyx->noyx", k[:, :, dy, dx], pad[:, :, dy:dy + n, dx:dx + n])
+        return out
+
+    h = np.maximum(conv(x, w["conv0_w"], w["conv_b"][0]), 0)
+    for layer in range(len(w["conv_w"])):
+        h = h + np.maximum(conv(h, w["conv_w"][layer], w["conv_b"][layer + 1]), 0)
+    own = np.tanh(np.einsum("c,ncyx->nyx", w["own_w"], h) + w["own_b"])
+    feat = np.concatenate([h.mean(axis=(2, 3)), own.mean(axis=(1, 2))[:, None]], axis=1)
+    hid = np.maximum(feat @ w["fc1_w"].T + w["fc1_b"], 0)
+    return 1 / (1 + np.exp(-(hid @ w["fc2_w"] + w["fc2_b"]))), own
+
+
+def _c_array(name: str, values: np.ndarray) -> list[str]:
+    flat = [c_float(v, 7) for v in np.asarray(values, dtype=np.float32).ravel()]
+    rows = [", ".join(flat[i:i + 8]) + "," for i in range(0, len(flat), 8)]
+    return [f"static const float {name}[{len(flat)}] = {{", *("    " + r for r in rows), "};"]
+
+
+def write_header(w: dict, size: int, path: Path, source: str) -> None:
+    """core/value_weights.h for weights W (the layout of init_weights)."""
+    layers, c = len(w["conv_b"]), w["conv_b"].shape[1]
+    lines = ["/* Generated by engines/go/learn_value.py - do not edit. The value network's weights,",
+             f"   learned from {source}. */",
+             f"#define VALUE_TRAINED_SIZE {size}",
+             f"#define VALUE_CHANNELS {c}",
+             f"#define VALUE_LAYERS {layers}",
+             f"#define VALUE_HIDDEN {w['fc1_b'].shape[0]}",
+             f"#define VALUE_OWN_B {c_float(w['own_b'], 7)}",
+             f"#define VALUE_FC2_B {c_float(w['fc2_b'], 7)}",
+             *_c_array("VALUE_CONV0_W", w["conv0_w"]),
+             *_c_array("VALUE_CONV_W", w["conv_w"]),
+             *_c_array("VALUE_CONV_B", w["conv_b"]),
+             *_c_array("VALUE_OWN_W", w["own_w"]),
+             *_c_array("VALUE_FC1_W", w["fc1_w"]),
+             *_c_array("VALUE_FC1_B", w["fc1_b"]),
+             *_c_array("VALUE_FC2_W", w["fc2_w"])]
+    atomic_write(path, "\n".join(lines) + "\n")
+
+
+def read_header(path: Path) -> tuple[int, dict]:
+    """(trained size, weights) of a header write_header wrote: the weights a core was built with."""
+    text = path.read_text()
+    arrays = {m.group(1): np.array([float(v.rstrip("f")) for v in m.group(2).split(",") if v.strip()],
+                                   np.float32)
+              for m in re.finditer(r"static const float (\w+)\[\d+\] = \{(.*?)\};", text, re.S)}
+    defs = {m.group(1): m.group(2) for m in re.finditer(r"#define (\w+) (\S+)", text)}
+    c, layers = int(defs["VALUE_CHANNELS"]), int(defs["VALUE_LAYERS"])
+    w = {"conv0_w": arrays["VALUE_CONV0_W"].reshape(c, -1, 3, 3),
+         "conv_w": arrays["VALUE_CONV_W"].reshape(layers - 1, c, c, 3, 3),
+         "conv_b": arrays["VALUE_CONV_B"].reshape(layers, c),
+         "own_w": arrays["VALUE_OWN_W"], "own_b": np.float32(defs["VALUE_OWN_B"].rstrip("f")),
+         "fc1_w": arrays["VALUE_FC1_W"].reshape(-1, c + 1), "fc1_b": arrays["VALUE_FC1_B"],
+         "fc2_w": arrays["VALUE_FC2_W"], "fc2_b": np.float32(defs["VALUE_FC2_B"].rstrip("f"))}
+    return int(defs["VALUE_TRAINED_SIZE"]), w
+
+
+# ---- training (PyTorch: `pip install torch==2.13.0`, CPU build) ---------------------------
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        raise NoTorch("training needs PyTorch: pip install torch==2.13.0 (the CPU build)") from None
+    return torch
+
+
+def _net(torch, w: dict):
+    """A torch module holding W (init_weights' layout), computing what forward() does."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.p = nn.ParameterDict({k: nn.Parameter(torch.tensor(np.asarray(v))) for k, v in w.items()})
+
+        def forward(self, x):
+            p = self.p
+            h = F.relu(F.conv2d(x, p["conv0_w"], p["conv_b"][0], padding=1))
+            for layer in range(p["conv_w"].shape[0]):
+                h = h + F.relu(F.conv2d(h, p["conv_w"][layer], p["conv_b"][layer + 1], padding=1))
+            own = torch.tanh(torch.einsum("c,ncyx->nyx", p["own_w"], h) + p["own_b"])
+            feat = torch.cat([h.mean(dim=(2, 3)), own.mean(dim=(1, 2))[:, None]], dim=1)
+            hid = F.relu(feat @ p["fc1_w"].T + p["fc1_b"])
+            return hid @ p["fc2_w"] + p["fc2_b"], own
+
+    return Net()
+
+
+def _symmetry(torch, x, k: int):
+    """One of the 8 rotations and reflections of the last two axes."""
+    x = torch.rot90(x, k % 4, dims=(-2, -1))
+    return torch.flip(x, dims=(-1,)) if k >= 4 else x
+
+
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    """Mean cross-entropy, each chance held within [0.005, 0.995] (a search that rounds a lost
+    position to 0 is not charged without bound for the odd comeback)."""
+    p = np.clip(p, 0.005, 0.995)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: float = 2e-3,
+          own_weight: float = 1.0, search_weight: float = 0.0, seed: int = 0, echo=print) -> dict:
+    """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT); ownership:
+    squared error, weighted OWN_WEIGHT), each batch seen through a random symmetry; Adam with a
+    one-cycle learning rate."""
+    torch = _torch()
+    torch.manual_seed(seed)
+    net = _net(torch, init_weights(shape, pos.planes.shape[1], seed))
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
+    steps = max(1, int(epochs * len(pos.won) / batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    rng = np.random.default_rng(seed)
+    target = pos.target(search_weight)
+    start, seen = time.monotonic(), 0.0
+    for step in range(steps):
+        idx = rng.integers(0, len(pos.won), batch)
+        k = int(rng.integers(8))
+        x = _symmetry(torch, torch.from_numpy(pos.planes[idx].astype(np.float32)), k)
+        own_t = _symmetry(torch, torch.from_numpy(pos.owner[idx]), k)
+        logit, own = net(x)
+        loss_v = torch.nn.functional.binary_cross_entropy_with_logits(logit, torch.from_numpy(target[idx]))
+        loss = loss_v + own_weight * ((own - own_t) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        seen = 0.98 * seen + 0.02 * loss_v.item() if step else loss_v.item()
+        if echo and (step + 1) % max(1, steps // 20) == 0:
+            echo(f"train: step {step + 1}/{steps}, value log loss {seen:.4f}, "
+                 f"{(step + 1) * batch / (time.monotonic() - start):.0f} positions/s")
+    return {k: v.detach().numpy().copy() for k, v in net.p.items()}
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Learn a value for the Go search from self-play (see the module doc)."""
+
+
+@main.command("selfplay")
+@click.option("--games", default=3000, show_default=True, type=click.IntRange(1))
+@click.option("--playouts", default=SelfPlay.playouts, show_default=True, type=click.IntRange(1),
+              help="The search's playouts a move.")
+@click.option("--size", default=9, show_default=True, type=click.Choice(["7", "9", "13", "19"]))
+@click.option("--komi", default=SelfPlay.komi, show_default=True)
+@click.option("--sample-plies", default=SelfPlay.sample_plies, show_default=True,
+              type=click.IntRange(0), help="First moves drawn by the search's visits, for variety.")
+@click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i.")
+@click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON lines, appended to (games it holds are not played again).")
+def selfplay_cmd(games, playouts, size, komi, sample_plies, seed, jobs, out):
+    """Play GAMES self-play games and append them to OUT."""
+    conf = SelfPlay(size=int(size), komi=komi, playouts=playouts, sample_plies=sample_plies,
+                    max_plies=3 * int(size) ** 2)
+    with named_errors():
+        n = selfplay(conf, games, seed, jobs, out, echo=click.echo)
+    click.echo(f"{out}: {n} games played")
+
+
+@main.command("fit")
+@click.argument("games", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--holdout", default=0.05, show_default=True,
+              help="Share of games kept out to measure the fit (chosen by each game's seed).")
+@click.option("--epochs", default=4.0, show_default=True, help="Passes over the positions.")
+@click.option("--channels", default=Shape.channels, show_default=True, type=click.IntRange(4),
+              help="Width of the network (a multiple of 4).")
+@click.option("--layers", default=Shape.layers, show_default=True, type=click.IntRange(2))
+@click.option("--own-weight", default=1.0, show_default=True, help="Weight of the ownership loss.")
+@click.option("--search-weight", default=0.5, show_default=True, type=click.FloatRange(0, 1),
+              help="Share of the target taken from the self-play search's own estimate, where the "
+                   "records hold it (the rest: the game's result).")
+@click.option("--threads", default=2, show_default=True, help="PyTorch's threads.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C weights here.")
+def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight, threads, out):
+    """Fit the value network to the self-play GAMES; report how well it and the self-play
+    search call the held-out games' winners, and write core/value_weights.h."""
+    if channels % 4:
+        raise click.BadParameter(f"{channels}: the C network computes 4 channels at a time; "
+                                 "give a multiple of 4", param_hint="--channels")
+    with named_errors():
+        records = [r for path in games for r in read_records(path)]
+        pos = positions(records, echo=click.echo)
+        _torch().set_num_threads(threads)
+    kept = [r for r in records if r.get("winner") in ("b", "w") and r.get("ownership")]
+    out_games = [random.Random(f"holdout:{r['seed']}").random() < holdout for r in kept]
+    test = np.array(out_games)[pos.game]
+    click.echo(f"{len(kept)} games, {len(pos.won)} positions ({int((~test).sum())} to fit, "
+               f"{int(test.sum())} held out)")
+    w = train(pos.subset(~test), Shape(channels, layers), epochs, own_weight=own_weight,
+              search_weight=search_weight, echo=click.echo)
+    if test.any():
+        report_holdout(w, pos.subset(test), echo=click.echo)
+    if out:
+        write_header(w, kept[0]["size"], out, f"{len(pos.won)} positions of {len(kept)} self-play games")
+        click.echo(f"wrote {out}")
+
+
+def report_holdout(w: dict, held: Positions, echo=print) -> None:
+    """How well the network, a coin and the self-play search (where recorded) call the winners
+    of held-out positions: log loss and the share called right."""
+    p, _ = forward(w, held.planes)
+    y = held.won
+    echo(f"held out, the network: log loss {log_loss(p, y):.4f}, the winner called "
+         f"{np.mean((p > 0.5) == (y > 0.5)):.1%} (a coin: {log_loss(np.full_like(y, y.mean()), y):.4f})")
+    have = ~np.isnan(held.searched)
+    if have.any():
+        q, yq = held.searched[have], y[have]
+        echo(f"  on the {int(have.sum())} of them with the self-play search's estimate: the network "
+             f"{log_loss(p[have], yq):.4f} ({np.mean((p[have] > 0.5) == (yq > 0.5)):.1%}), "
+             f"the search {log_loss(q, yq):.4f} ({np.mean((q > 0.5) == (yq > 0.5)):.1%})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

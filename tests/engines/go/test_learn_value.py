@@ -1,0 +1,197 @@
+"""The learned value: its input planes, the C network against the numpy reference, the header
+round trip, the search's use of it, and the self-play records and positions it learns from."""
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import engines.go
+from engines.go import GoEngine, learn_value
+from engines.go._core import ffi, lib
+
+HEADER = Path(engines.go.__file__).parent / "core" / "value_weights.h"
+PLANES = ["own", "opp", "own_atari", "own_two", "opp_atari", "opp_two", "last", "ko", "board",
+          "black_to_move"]
+
+
+def planes(engine):
+    n = engine.size
+    buf = ffi.new("float[]", lib.GO_VALUE_PLANES * n * n)
+    assert lib.go_game_value_planes(engine.game, buf) == n * n
+    arr = np.frombuffer(ffi.buffer(buf), dtype=np.float32).reshape(lib.GO_VALUE_PLANES, n, n)
+    return {name: arr[i] for i, name in enumerate(PLANES)}
+
+
+def value(engine):
+    n = engine.size
+    own = ffi.new("float[]", n * n)
+    v = lib.go_game_value(engine.game, own)
+    return v, np.frombuffer(ffi.buffer(own), dtype=np.float32).reshape(n, n).copy()
+
+
+def random_position(rng, size, moves):
+    e = GoEngine(size=size, seed=rng.randrange(1 << 30))
+    for _ in range(moves):
+        legal = e.legal_moves()
+        if not legal:
+            break
+        e.play(e.to_move, rng.choice(legal))
+    return e
+
+
+def test_planes_are_seen_from_the_side_to_move():
+    """Stones are 'own' for the side to move, liberties and the last move are marked, and the
+    colour to move has a plane of its own (komi makes the colours unequal)."""
+    with GoEngine(size=5) as e:
+        e.play("b", (0, 0))
+        e.play("w", (1, 0))       # black (0, 0) now has one liberty
+        p = planes(e)             # black to move
+        assert p["own"][0, 0] == 1 and p["opp"][0, 1] == 1 and p["own"].sum() == p["opp"].sum() == 1
+        assert p["own_atari"][0, 0] == 1 and p["own_two"].sum() == 0
+        assert p["opp_two"][0, 1] == 1           # white (1, 0): (2, 0) and (1, 1)
+        assert p["last"][0, 1] == 1 and p["last"].sum() == 1
+        assert p["board"].sum() == 25 and p["black_to_move"].sum() == 25
+        e.play("b", (4, 4))
+        p = planes(e)             # white to move: the same stones change sides
+        assert p["own"][0, 1] == 1 and p["opp"][0, 0] == 1 and p["opp_atari"][0, 0] == 1
+        assert p["black_to_move"].sum() == 0
+
+
+def test_the_ko_point_is_marked():
+    with GoEngine(size=5) as e:
+        for color, pt in [("b", (1, 0)), ("w", (2, 0)), ("b", (0, 1)), ("w", (3, 1)),
+                          ("b", (1, 2)), ("w", (2, 2)), ("b", (2, 1)), ("w", (1, 1))]:
+            e.play(color, pt)     # white (1, 1) takes black (2, 1): a ko
+        assert e.ko == (2, 1)
+        p = planes(e)
+        assert p["ko"][1, 2] == 1 and p["ko"].sum() == 1
+
+
+@pytest.mark.parametrize("size", [9, 13, 5])
+def test_the_c_network_computes_what_the_numpy_reference_does(size):
+    """The shipped weights, read back from the header the core was built with, give the same
+    value and ownership in numpy (learn_value.forward, what training optimises) as in C."""
+    trained, w = learn_value.read_header(HEADER)
+    assert trained == lib.go_value_trained_size() == 9
+    rng = random.Random(size)
+    for moves in (0, 7, 30, 60):
+        with random_position(rng, size, moves) as e:
+            v, own = value(e)
+            p = planes(e)
+            ref_v, ref_own = learn_value.forward(w, np.stack([p[k] for k in PLANES])[None])
+            assert v == pytest.approx(float(ref_v[0]), abs=2e-5)
+            assert np.abs(own - ref_own[0]).max() < 2e-5
+            assert 0 < v < 1 and np.all(np.abs(own) <= 1)
+
+
+def test_a_written_header_reads_back(tmp_path):
+    w = learn_value.init_weights(learn_value.Shape(channels=8, layers=3, hidden=4), planes=10, seed=5)
+    w["fc2_b"] = np.float32(0.25)
+    learn_value.write_header(w, 7, tmp_path / "value_weights.h", "a test")
+    size, back = learn_value.read_header(tmp_path / "value_weights.h")
+    assert size == 7 and back.keys() == w.keys()
+    for k in w:
+        assert back[k].shape == np.shape(w[k])
+        assert np.allclose(back[k], w[k], rtol=1e-6, atol=1e-7), k
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_shipped_network_tells_won_from_lost_positions(seed):
+    """Trained weights, not random ones (which say 0.5 +- 0.01): after 24 moves of the search
+    against random moves, the side of the search is called the winner whichever side is to
+    move, and the board is seen as mostly its own."""
+    rng = random.Random(seed)
+    with GoEngine(size=9, seed=seed) as e:
+        for _ in range(24):
+            e.genmove("b", playouts=300)
+            e.play("w", rng.choice(e.legal_moves("w")))
+        black, own = value(e)
+        e.play("b", None)
+        white, _ = value(e)
+    assert black > 0.9 and white < 0.1
+    assert own.mean() > 0.2
+
+
+def test_the_search_values_positions_on_the_trained_size_only_and_within_its_allowance():
+    """Nodes are valued once they reach 4 visits, at most 250 + playouts / 40 of them a search
+    (an evaluation costs about five playouts); not at all on a size the network never saw."""
+    with GoEngine(size=9, seed=2) as e:
+        small = e.analyze("b", playouts=600)["valued"]
+    with GoEngine(size=9, seed=2) as e:
+        large = e.analyze("b", playouts=20000)["valued"]
+    assert 20 < small <= 250 + 600 // 40
+    assert small < large <= 250 + 20000 // 40
+    with GoEngine(size=13, seed=2) as e:
+        assert e.analyze("b", playouts=600)["valued"] == 0
+
+
+def test_selfplay_writes_whole_games_and_resumes(tmp_path):
+    out = tmp_path / "games.jsonl"
+    conf = learn_value.SelfPlay(size=7, komi=6.5, playouts=60, sample_plies=4, max_plies=400)
+    assert learn_value.selfplay(conf, games=2, seed=40, jobs=2, out=out, echo=lambda s: None) == 2
+    recs = learn_value.read_records(out)
+    assert sorted(r["seed"] for r in recs) == [40, 41]
+    for r in recs:
+        assert r["size"] == 7 and len(r["ownership"]) == 49
+        assert len(r["winrates"]) == len(r["moves"]) and all(0 <= q <= 1 for q in r["winrates"])
+        assert r["moves"][-2:] == [None, None]      # played out to two passes
+        assert (r["winner"] == "b") == (r["score"] > 0) and r["winner"] is not None
+        with GoEngine(size=7, komi=r["komi"]) as e:  # every move legal in turn
+            for m in r["moves"]:
+                e.play(e.to_move, tuple(m) if m else None)
+    assert recs[0]["moves"] != recs[1]["moves"]
+    assert learn_value.selfplay(conf, games=3, seed=40, jobs=1, out=out, echo=lambda s: None) == 1
+    assert len(learn_value.read_records(out)) == 3
+
+
+def test_positions_are_labelled_for_the_side_to_move(tmp_path):
+    moves = [[2, 2], [4, 4], [2, 4], None, [4, 2], None, None]
+    own = [1.0] * 12 + [-1.0] * 13
+    rec = {"seed": 1, "size": 5, "komi": 0.5, "moves": moves, "winner": "b", "score": 3.0,
+           "ownership": own, "resign_ply": None}
+    pos = learn_value.positions([rec, {**rec, "winner": None}])
+    assert len(pos.won) == len(moves) and set(pos.game) == {0}
+    movers = ["b", "w", "b", "w", "b", "w", "b"]
+    assert list(pos.won) == [1.0 if m == "b" else 0.0 for m in movers]
+    for i, m in enumerate(movers):
+        assert pos.owner[i].ravel()[0] == (1.0 if m == "b" else -1.0)
+        assert pos.planes[i][PLANES.index("black_to_move")].all() == (m == "b")
+    cut = learn_value.positions([{**rec, "resign_ply": 2}], after_resign=1)
+    assert len(cut.won) == 3
+    assert np.isnan(pos.searched).all() and np.array_equal(pos.target(0.5), pos.won)
+
+
+def test_the_target_blends_the_result_with_the_recorded_search():
+    rates = [0.6, 0.3, 0.8, 0.1, 0.9, 0.2, 0.7]
+    rec = {"seed": 1, "size": 5, "komi": 0.5, "moves": [[2, 2], [4, 4], [2, 4], None, [4, 2], None, None],
+           "winrates": rates, "winner": "w", "score": -3.0, "ownership": [0.0] * 25, "resign_ply": None}
+    pos = learn_value.positions([rec])
+    assert np.allclose(pos.searched, rates)
+    assert np.allclose(pos.target(0.0), pos.won) and np.allclose(pos.target(1.0), rates)
+    assert np.allclose(pos.target(0.25), 0.75 * pos.won + 0.25 * np.array(rates))
+    assert pos.subset(pos.won == 1).searched.tolist() == pytest.approx([0.3, 0.1, 0.2])
+
+
+def test_bad_records_are_a_clear_error(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps({"seed": 1}) + "\n{not json\n")
+    result = CliRunner().invoke(learn_value.main, ["fit", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:2 is not a JSON line" in result.output
+
+
+def test_a_width_the_c_network_cannot_compute_is_refused(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text("")
+    result = CliRunner().invoke(learn_value.main, ["fit", str(path), "--channels", "6"])
+    assert result.exit_code == 2 and "multiple of 4" in result.output
+
+
+def test_records_of_several_sizes_are_refused():
+    rec = {"seed": 1, "size": 5, "komi": 0.5, "moves": [None, None], "winner": "b", "score": 1,
+           "ownership": [0.0] * 25, "resign_ply": None}
+    with pytest.raises(learn_value.BadRecords, match="mix board sizes"):
+        learn_value.positions([rec, {**rec, "size": 7, "ownership": [0.0] * 49}])
