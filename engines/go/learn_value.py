@@ -140,6 +140,11 @@ class Positions:
         return np.where(np.isnan(self.searched), self.won, mix).astype(np.float32)
 
 
+def decided(records) -> list[dict]:
+    """The games positions() learns from: a winner and a final ownership."""
+    return [r for r in records if r.get("winner") in ("b", "w") and r.get("ownership")]
+
+
 def positions(records, after_resign: int = 10, echo=None) -> Positions:
     """Every position of every decided game, up to AFTER_RESIGN plies past the first point
     where the engine called it lost (after that the loser's moves tell little)."""
@@ -149,7 +154,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
     sizes = {r["size"] for r in records}
     if len(sizes) > 1:
         raise BadRecords(f"the records mix board sizes {sorted(sizes)}: learn one size at a time")
-    kept = [r for r in records if r.get("winner") in ("b", "w") and r.get("ownership")]
+    kept = decided(records)
     if not kept:
         raise BadRecords("no decided game with a final ownership: play games with `selfplay`")
     n = kept[0]["size"]
@@ -397,7 +402,7 @@ def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight,
         records = [r for path in games for r in read_records(path)]
         pos = positions(records, echo=click.echo)
         _torch().set_num_threads(threads)
-    kept = [r for r in records if r.get("winner") in ("b", "w") and r.get("ownership")]
+    kept = decided(records)      # pos.game indexes these
     out_games = [random.Random(f"holdout:{r['seed']}").random() < holdout for r in kept]
     test = np.array(out_games)[pos.game]
     click.echo(f"{len(kept)} games, {len(pos.won)} positions ({int((~test).sum())} to fit, "
