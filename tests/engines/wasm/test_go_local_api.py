@@ -1,6 +1,6 @@
 """The in-page Go API (engines/web/static/engine/go_local.js on the WebAssembly core) answers
 as the server does: for the same requests — random games replayed, moves played and refused,
-finished games scored with dead stones, engine moves and analyses with a fixed seed, streamed
+finished games scored with dead stones, engine moves and analyses with a fixed seed (engine passes that end the game judged too), streamed
 analyses step by step, SGF records written and read (or refused) — the
 documents are equal field for field (only the measured elapsed_ms differs), and so are the
 status codes and error documents of refused requests."""
@@ -49,6 +49,13 @@ def _calls(rng):
         budget = {"playouts": 300 + 100 * i}
         calls.append({"endpoint": "genmove", "body": {"game": game, "budget": budget, "seed": i}})
         calls.append({"endpoint": "analyze", "body": {"game": game, "budget": budget, "seed": 7}})
+    # An engine pass that ends the game, in a position whose dead stones the judging playouts
+    # see differently on different streams (searched from seed 11, judged from seed 0 it marks
+    # two): the verdict must not depend on the stream the search used.
+    ending = {"size": 7, "komi": 0.5, "superko": False,
+              "moves": ["E2", "A4", "E1", "G1", "C7", "F5", "D5", "pass", "A3", "E6", "D6", "pass"]}
+    calls.append({"endpoint": "genmove", "body": {"game": ending, "budget": {"playouts": 200},
+                                                  "seed": 11}})
     # Streamed analyses (the server's /analyze/stream): every step, the tree kept between them.
     for i in range(3):
         game = _random_record(rng, rng.choice([7, 9]), rng.randrange(0, 20), None)
@@ -91,6 +98,8 @@ def test_the_in_page_api_answers_as_the_server_does(wasm_dir):
     assert {200, 400, 422} <= statuses, statuses   # the sample covers refusals too
     assert any(isinstance(a["body"], dict) and a["body"].get("result") and a["body"]["result"]["dead"]
                for a in server)
+    ended = [a["body"] for c, a in zip(calls, server) if c["body"].get("seed") == 11]
+    assert ended[0]["move"] == "pass" and len(ended[0]["state"]["result"]["dead"]) == 2
     steps = [a["body"] for c, a in zip(calls, server) if c.get("stream") and a["status"] == 200]
     assert len(steps) == 3 and all(len(s) == 8 for s in steps)  # the streams' steps are compared
     assert steps[0][-1]["playouts"] == 200 and steps[0][0]["playouts"] < 200

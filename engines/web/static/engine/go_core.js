@@ -80,6 +80,9 @@ export class GoSearch {
   // The search's random stream (go_search_rng), for GoGame.finalScore and deadStones.
   get rng() { return this.core.fn.go_search_rng(this.ptr); }
 
+  // Restart that stream at SEED (GoEngine.reseed), so a verdict depends on the position alone.
+  reseed(seed) { this.core.fn.go_rng_seed(this.rng, BigInt(seed)); }
+
   free() {
     this.core.fn.go_search_free(this.ptr);
     this.core.free(this.opts);

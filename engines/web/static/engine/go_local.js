@@ -160,6 +160,7 @@ class Session {
       const winner = colorOf(game.moves.length - 1) === "b" ? "w" : "b";
       return { winner, margin: null, text: `${winner.toUpperCase()}+R`, by: "resignation", dead: [] };
     }
+    this.search.reseed(0);   // as session.py: the same verdict whether or not genmove searched
     const score = this.board.finalScore(CONFIG.JUDGE_PLAYOUTS, this.search.rng);
     const winner = score > 0 ? "b" : score < 0 ? "w" : null;
     const text = winner ? `${winner.toUpperCase()}+${Math.abs(score)}` : "0";
