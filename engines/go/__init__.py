@@ -5,8 +5,9 @@ The engine's Python API (``from engines.go import GoEngine, IllegalMove``)::
     class IllegalMove(ValueError)   # message says why: occupied, suicide, ko, superko,
                                     # off board, wrong color, wrong size
     class GoEngine:
-        def __init__(self, size=9, komi=7.0, superko=False, seed=0, threads=1)
+        def __init__(self, size=9, komi=7.0, superko=False, seed=0, threads=1, value=False)
         size: int; komi: float; to_move: str          # 'b' or 'w'
+        value: bool   # the learned value as a search prior (9x9; off by default: README.md)
         def clear(self, size=None)                    # empty board; new size if given (2..19)
         def set_komi(self, komi: float)
         def play(self, color, point) -> list[tuple[int, int]]
@@ -25,7 +26,7 @@ The engine's Python API (``from engines.go import GoEngine, IllegalMove``)::
         def analyze(self, color, playouts=None, seconds=None) -> dict
             # no move played: {'winrate': float (for color), 'playouts': int, 'seconds': float,
             #  'root_visits': int (this search's playouts plus visits kept from earlier ones),
-            #  'valued': int (positions the learned value judged; 0 off its board size),
+            #  'valued': int (positions the learned value judged; 0 when off or off its size),
             #  'candidates': [{'move': (x, y) | None, 'visits': int, 'prior': float,
             #                  'winrate': float}], 'pv': [points],
             #  'ownership': [[float -1 (white) .. 1 (black)]]}

@@ -42,7 +42,7 @@ def _color(color) -> int:
 class GoEngine:
     """A game of Go with the engine's search; see the package docstring for the contract."""
 
-    def __init__(self, size=9, komi=7.0, superko=False, seed=0, threads=1):
+    def __init__(self, size=9, komi=7.0, superko=False, seed=0, threads=1, value=False):
         if not isinstance(size, int) or not 2 <= size <= 19:
             raise IllegalMove(f"wrong size {size!r}: boards are 2x2 to 19x19")
         game = lib.go_game_new(size, float(komi), 1 if superko else 0)
@@ -58,6 +58,8 @@ class GoEngine:
         self._playouts = DEFAULT_PLAYOUTS
         self._seconds = None
         self._threads = max(1, int(threads))
+        # The learned value as a prior of the search (go_search_opts.value): off by default.
+        self.value = bool(value)
         self.superko = bool(superko)
         self._cap = ffi.new("int[]", 2 * 19 * 19)
         self._ncap = ffi.new("int *")
@@ -179,6 +181,7 @@ class GoEngine:
         opts.threads = self._threads
         opts.reuse = 1
         opts.want_pv = 1
+        opts.value = 1 if self.value else 0
         res = ffi.new("go_search_result *")
         err = lib.go_search_run(self._searcher, self.game, code, opts, res)
         if err:

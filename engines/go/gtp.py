@@ -511,8 +511,9 @@ def render_board(rows, captures, to_move) -> str:
 
 
 def run_gtp(stdin=None, stdout=None, engine=None, budget: Budget | None = None,
-            seed: int = 0) -> int:
-    """Serve GTP until ``quit`` or end of input; returns the process exit code."""
+            seed: int = 0, value: bool = False) -> int:
+    """Serve GTP until ``quit`` or end of input; returns the process exit code. VALUE turns on
+    the learned value prior of the engine this creates."""
     if stdin is None:  # undecodable bytes must become a GTP error, not a UnicodeDecodeError
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout
@@ -523,7 +524,7 @@ def run_gtp(stdin=None, stdout=None, engine=None, budget: Budget | None = None,
             print(f"engines gtp go: the Go core is not built ({error}); "
                   "run `make venv` (pip install -e .) to build it", file=sys.stderr)
             return 1
-        engine = GoEngine(size=19, komi=DEFAULT_KOMI, seed=seed)
+        engine = GoEngine(size=19, komi=DEFAULT_KOMI, seed=seed, value=value)
     if budget and budget.threads:
         engine.set_budget(threads=budget.threads)
     session = GtpSession(engine, budget)

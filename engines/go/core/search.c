@@ -1,5 +1,5 @@
-/* search.c - UCT with RAVE, priors as progressive bias, the learned value as a prior of the
-   nodes visited often enough, progressive widening, threads with virtual loss, tree reuse
+/* search.c - UCT with RAVE, priors as progressive bias, the learned value (when asked) as a
+   prior of the nodes visited often enough, progressive widening, threads with virtual loss, tree reuse
    between moves, ownership statistics. A go_search is its own
    object: it reads the caller's game (const), copies the board it needs and never plays on
    the game.
@@ -644,7 +644,7 @@ static void search_init_ctx(run_ctx *ctx, go_search *s, const go_game *g, int co
     if (!ctx->budget && ctx->deadline <= 0)
         ctx->budget = 1000;
     ctx->expand_at = root_board->size <= 9 ? 2 : root_board->size <= 13 ? 4 : 8;
-    ctx->use_value = root_board->size == go_value_trained_size();
+    ctx->use_value = opts->value && root_board->size == go_value_trained_size();
     /* Root moves that bring back an earlier position: illegal under superko, and never chosen
        without it either, so the engine cannot start a cycle (a passing opponent and a capture
        and recapture went round until the move limit). */

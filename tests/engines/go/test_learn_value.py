@@ -116,15 +116,20 @@ def test_the_shipped_network_tells_won_from_lost_positions(seed):
 
 
 def test_the_search_values_positions_on_the_trained_size_only_and_within_its_allowance():
-    """Nodes are valued once they reach 4 visits, at most 250 + playouts / 40 of them a search
-    (an evaluation costs about five playouts); not at all on a size the network never saw."""
-    with GoEngine(size=9, seed=2) as e:
+    """Asked to (value=True), the search values nodes once they reach 4 visits, at most
+    250 + playouts / 40 of them a search (an evaluation costs about five playouts); not at all
+    on a size the network never saw, and not by default."""
+    with GoEngine(size=9, seed=2, value=True) as e:
         small = e.analyze("b", playouts=600)["valued"]
-    with GoEngine(size=9, seed=2) as e:
+        e.value = False
+        assert e.analyze("b", playouts=600)["valued"] == 0
+    with GoEngine(size=9, seed=2, value=True) as e:
         large = e.analyze("b", playouts=20000)["valued"]
     assert 20 < small <= 250 + 600 // 40
     assert small < large <= 250 + 20000 // 40
-    with GoEngine(size=13, seed=2) as e:
+    with GoEngine(size=13, seed=2, value=True) as e:
+        assert e.analyze("b", playouts=600)["valued"] == 0
+    with GoEngine(size=9, seed=2) as e:
         assert e.analyze("b", playouts=600)["valued"] == 0
 
 

@@ -90,12 +90,13 @@ export class GoSearch {
   }
 
   // One search for COLOR in GAME (threads: always 1 here; the core has none in wasm).
-  run(game, color, { playouts = 0, seconds = 0, reuse = true } = {}) {
+  run(game, color, { playouts = 0, seconds = 0, reuse = true, value = false } = {}) {
     const c = this.core, O = "go_search_opts", R = "go_search_result";
     c.set(O, this.opts, "playouts", playouts);
     c.set(O, this.opts, "seconds", seconds);
     c.set(O, this.opts, "threads", 1);
     c.set(O, this.opts, "reuse", reuse ? 1 : 0);
+    c.set(O, this.opts, "value", value ? 1 : 0);   // the learned value prior: off, as the server
     const code = c.fn.go_search_run(this.ptr, game.ptr, color, this.opts, this.res);
     if (code) throw new Error(`go_search_run: ${ERRORS[code] || code}`);
     const get = (f) => c.get(R, this.res, f);
