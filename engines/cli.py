@@ -30,8 +30,8 @@ def main():
               help="Random seed of the search (same seed and playouts: same moves).")
 @click.option("--value/--no-value", default=False, show_default=True,
               help="The learned value network as a prior of the search, on 9x9 (the size it "
-                   "was trained on): stronger at about 1,000 playouts a move, weaker from "
-                   "about 2,000 and at equal time (bench/README.md).")
+                   "was trained on): stronger at equal playouts, weaker at equal time "
+                   "(bench/README.md).")
 def gtp(game, playouts, seconds, threads, seed, value):
     """Speak GTP v2 on stdin/stdout for GAME (for GoGui, Sabaki, GNU Go matches)."""
     from engines.go.gtp import Budget, run_gtp

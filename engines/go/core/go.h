@@ -181,8 +181,8 @@ typedef struct {
     int reuse;              /* keep the subtree of the moves played since the last search */
     int want_pv;            /* reserved: the principal variation is always filled */
     int value;              /* 1: the learned value (value.c) joins the priors, on the board size
-                               it was trained on; 0 (default): off. It wins at 1,000 playouts and
-                               loses from about 2,000 and at equal time (bench/README.md). */
+                               it was trained on; 0 (default): off. It wins at equal playouts
+                               and loses at equal time (bench/README.md). */
 } go_search_opts;
 
 #define GO_MAX_CANDIDATES (GO_MAX_SIZE * GO_MAX_SIZE + 1)
