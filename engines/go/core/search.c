@@ -1,8 +1,7 @@
 /* search.c - UCT with RAVE, priors as progressive bias, the learned value (when asked) as a
-   prior of the nodes visited often enough, progressive widening, threads with virtual loss, tree reuse
-   between moves, ownership statistics. A go_search is its own
-   object: it reads the caller's game (const), copies the board it needs and never plays on
-   the game.
+   prior of the nodes visited often enough, progressive widening, threads with virtual loss,
+   tree reuse between moves, ownership statistics. A go_search is its own object: it reads
+   the caller's game (const), copies the board it needs and never plays on the game.
 
    The tree is a tree (no transposition merging), so values never mix histories: sound under
    ko and superko. Nodes live in chunks allocated on demand; index 0 is "none". */
@@ -25,7 +24,7 @@
 /* When asked (opts->value), a node's position is valued (value.c) when the node reaches
    VALUE_AT visits, and the value joins its prior as VALUE_VISITS virtual visits. Every such
    node, with no cap per search: a cap left the nodes that reached VALUE_AT after it unvalued
-   beside valued siblings, and lost at 2,500 playouts (-92 Elo) where valuing all won (+98).
+   beside valued siblings, and lost at 2,500 playouts (-92 Elo) where valuing all won (+62).
    About one evaluation per 4.5 playouts, each costing about five playouts' time. */
 #define VALUE_AT 4
 #define VALUE_VISITS 20

@@ -1,9 +1,9 @@
 """The in-page Go API (engines/web/static/engine/go_local.js on the WebAssembly core) answers
 as the server does: for the same requests — random games replayed, moves played and refused,
-finished games scored with dead stones, engine moves and analyses with a fixed seed (engine passes that end the game judged too), streamed
-analyses step by step, SGF records written and read (or refused) — the
-documents are equal field for field (only the measured elapsed_ms differs), and so are the
-status codes and error documents of refused requests."""
+finished games scored with dead stones, engine moves and analyses with a fixed seed (an
+engine pass that ends the game judged too), streamed analyses step by step, SGF records
+written and read (or refused) — the documents are equal field for field (only the measured
+elapsed_ms differs), and so are the status codes and error documents of refused requests."""
 import random
 
 import pytest
