@@ -201,7 +201,7 @@ typedef struct {
     long budget;
     double deadline;
     int expand_at;
-    int use_value;            /* the value network was trained on this board size */
+    int use_value;            /* asked for (opts->value), and trained on this board size */
     int stop;
     long done;
     long valued;
