@@ -28,10 +28,10 @@ def main():
               help="Search threads  [default: 1].")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Random seed of the search (same seed and playouts: same moves).")
-@click.option("--value/--no-value", default=False, show_default=True,
-              help="The learned value network as a prior of the search, on 9x9 (the size it "
-                   "was trained on): stronger at equal playouts, weaker at equal time "
-                   "(bench/README.md).")
+@click.option("--value/--no-value", default=True, show_default=True,
+              help="The learned network's policy and value as the search's priors, on 9x9 (the "
+                   "size it was trained on): stronger at equal playouts and at equal time "
+                   "(bench/README.md). --no-value: the shape priors alone.")
 def gtp(game, playouts, seconds, threads, seed, value):
     """Speak GTP v2 on stdin/stdout for GAME (for GoGui, Sabaki, GNU Go matches)."""
     from engines.go.gtp import Budget, run_gtp

@@ -2,8 +2,9 @@
 
 Figures: light random 9x9 games per second (one thread), full search playouts per second from
 the empty 9x9 board with 50,000 playouts on one and on two threads, the scaling between them,
-and the learned value's evaluations per second on a 9x9 middle-game position. The same-run
-baseline is the readable reference rules (rules.py) playing random games.
+the same search on one thread with the learned network's priors (`--value`: what its
+evaluations cost), and the network's evaluations per second on a 9x9 middle-game position. The
+same-run baseline is the readable reference rules (rules.py) playing random games.
 """
 from __future__ import annotations
 
@@ -56,21 +57,23 @@ def light_games_per_second(games: int | None = None) -> tuple[float, float]:
             played / max(time.process_time() - cpu, 1e-9))
 
 
-def search_playouts_per_second(threads: int, playouts: int | None = None) -> dict:
+def search_playouts_per_second(threads: int, playouts: int | None = None, value: bool = False) -> dict:
     from engines.go import GoEngine
 
     playouts = playouts or SEARCH_PLAYOUTS
-    with GoEngine(size=9, komi=7.0, seed=1, threads=threads) as engine:
+    with GoEngine(size=9, komi=7.0, seed=1, threads=threads, value=value) as engine:
         started, cpu = time.perf_counter(), time.process_time()
         info = engine.analyze("b", playouts=playouts)
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     return {"threads": threads, "playouts": info["playouts"], "seconds": round(seconds, 3),
             "playouts_per_second": round(info["playouts"] / seconds),
-            "playouts_per_cpu_second": round(info["playouts"] / max(cpu, 1e-9))}
+            "playouts_per_cpu_second": round(info["playouts"] / max(cpu, 1e-9)),
+            "valued": info["valued"]}
 
 
 def value_evals_per_second(evals: int | None = None) -> float:
-    """The learned value (one thread) on the position after 30 seeded random 9x9 moves."""
+    """The learned network, value and policy as the search evaluates it (one thread), on the
+    position after 30 seeded random 9x9 moves."""
     from engines.go import GoEngine
     from engines.go._core import ffi, lib
 
@@ -78,9 +81,10 @@ def value_evals_per_second(evals: int | None = None) -> float:
     with GoEngine(size=9, komi=7.0) as engine:
         for _ in range(30):
             engine.play(engine.to_move, rng.choice(engine.legal_moves()))
+        policy = ffi.new("float[]", 9 * 9 + 1)
         started = time.perf_counter()
         for _ in range(evals):
-            lib.go_game_value(engine.game, ffi.NULL)
+            lib.go_game_value_policy(engine.game, ffi.NULL, policy)
         return evals / (time.perf_counter() - started)
 
 
@@ -112,7 +116,9 @@ def measure(progress=print) -> dict:
     one = search_playouts_per_second(1)
     progress(f"search from the empty 9x9 board, {SEARCH_PLAYOUTS} playouts, 2 threads...")
     two = search_playouts_per_second(2)
-    progress(f"learned value, 9x9 middle game, {VALUE_EVALS} evaluations, 1 thread...")
+    progress("the same with the learned network's priors (--value), 1 thread...")
+    net = search_playouts_per_second(1, value=True)
+    progress(f"learned network, 9x9 middle game, {VALUE_EVALS} evaluations, 1 thread...")
     value = value_evals_per_second()
     progress("baseline: random games through the reference rules (rules.py)...")
     ref = reference_games_per_second()
@@ -125,6 +131,7 @@ def measure(progress=print) -> dict:
         "search_2_threads": two,
         "search_playouts_per_second_per_thread": one["playouts_per_second"],
         "search_scaling_2_threads": round(two["playouts_per_second"] / one["playouts_per_second"], 2),
+        "search_value_1_thread": net,
         "value_evals_per_second_1_thread": round(value),
         "baseline_reference_rules_games_per_second": round(ref, 1),
         "light_speedup_over_reference": round(light / ref),
@@ -134,7 +141,7 @@ def measure(progress=print) -> dict:
 
 def render(figures: dict) -> str:
     c = figures["conditions"]
-    one, two = figures["search_1_thread"], figures["search_2_threads"]
+    one, two, net = figures["search_1_thread"], figures["search_2_threads"], figures["search_value_1_thread"]
     lines = [
         f"machine: {c['cpu']}, {c['cores']} cores, load {c['load_average_1min']} -> "
         f"{c['load_average_1min_after']} (1-min average; other work shares these cores)",
@@ -146,7 +153,9 @@ def render(figures: dict) -> str:
         f"search 9x9 empty board, {two['playouts']:,} playouts, 2 threads: "
         f"{two['playouts_per_second']:,} playouts/s, scaling {figures['search_scaling_2_threads']}x "
         f"(target >= 1.8x)",
-        f"learned value, 9x9 middle game, 1 thread: {figures['value_evals_per_second_1_thread']:,} "
+        f"search 9x9 empty board with the network's priors (--value), 1 thread: "
+        f"{net['playouts_per_second']:,} playouts/s, {net['valued']:,} positions evaluated",
+        f"learned network, 9x9 middle game, 1 thread: {figures['value_evals_per_second_1_thread']:,} "
         f"evaluations/s",
         f"baseline, reference rules.py random 9x9 games: "
         f"{figures['baseline_reference_rules_games_per_second']}/s "

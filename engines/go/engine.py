@@ -58,7 +58,8 @@ class GoEngine:
         self._playouts = DEFAULT_PLAYOUTS
         self._seconds = None
         self._threads = max(1, int(threads))
-        # The learned value as a prior of the search (go_search_opts.value): off by default.
+        # The learned network's policy and value as the search's priors (go_search_opts.value):
+        # off by default.
         self.value = bool(value)
         self.superko = bool(superko)
         self._cap = ffi.new("int[]", 2 * 19 * 19)
@@ -222,7 +223,7 @@ class GoEngine:
             "playouts": int(res.playouts),
             "seconds": float(res.seconds),
             "root_visits": int(res.tree_playouts),   # includes visits kept from earlier searches
-            "valued": int(res.valued),               # positions the learned value judged
+            "valued": int(res.valued),               # positions the learned network judged
             "candidates": [
                 {
                     "move": point(res.cand_x[i], res.cand_y[i]),

@@ -511,9 +511,9 @@ def render_board(rows, captures, to_move) -> str:
 
 
 def run_gtp(stdin=None, stdout=None, engine=None, budget: Budget | None = None,
-            seed: int = 0, value: bool = False) -> int:
-    """Serve GTP until ``quit`` or end of input; returns the process exit code. VALUE turns on
-    the learned value prior of the engine this creates."""
+            seed: int = 0, value: bool = True) -> int:
+    """Serve GTP until ``quit`` or end of input; returns the process exit code. VALUE: the
+    engine this creates searches with the learned network's priors (on the size it knows)."""
     if stdin is None:  # undecodable bytes must become a GTP error, not a UnicodeDecodeError
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdout = stdout or sys.stdout

@@ -1,4 +1,5 @@
-"""Learn a value for the Go search: who wins from a position, from self-play.
+"""Learn a network for the Go search from self-play: who wins from a position (the value),
+who owns each point at the end, and which move the search would choose (the policy).
 
     python -m engines.go.learn_value selfplay --games 3000 -o var/go-value/games.jsonl
 
@@ -10,11 +11,23 @@ even where the engine would resign, so every game ends in a position whose owner
 is known: the record keeps the final score (dead stones judged) and the search's ownership of
 the last position, a second thing to learn besides the winner.
 
-A record: {"seed", "size", "komi", "playouts", "moves": [[x, y] or null for a pass, ...],
+`--value` searches with the network the core was built with, so its games can teach the next
+network (expert iteration).
+
+A record: {"seed", "size", "komi", "playouts", "sample_plies", "max_plies", "value",
+"moves": [[x, y] or null for a pass, ...],
 "winrates": [the search's chance for the side to move before each move, ...],
 "winner": "b", "w" or null (a drawn count), "score" (black's, komi included), "ownership"
 (row-major, black +1 to white -1), "resign_ply" (where the engine first called it lost, or
 null)}.
+
+    python -m engines.go.learn_value fit var/go-value/games.jsonl -o engines/go/core/value_weights.h
+
+`fit` trains one network with three heads on every position of the decided games: the value
+toward the game's result (blended with the search's estimate), the ownership toward the final
+ownership, and the policy toward the move the self-play search chose (cross-entropy over the
+empty points and a pass). The search evaluates it once per node it expands when asked to
+(`go_search_opts.value`): the policy sets the children's priors, the value the node's.
 """
 from __future__ import annotations
 
@@ -52,6 +65,7 @@ class SelfPlay:
     playouts: int = 800
     sample_plies: int = 8        # moves drawn by the search's visits, for variety
     max_plies: int = 243         # 3 x the points: a game this long is cut (no winner)
+    value: bool = False          # search with the learned network (the next round's teacher)
 
 
 def play_game(conf: SelfPlay, seed: int) -> dict:
@@ -59,7 +73,7 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
     from engines.go.engine import GoEngine
 
     rng = random.Random(f"go-value:{seed}")
-    eng = GoEngine(size=conf.size, komi=conf.komi, seed=seed)
+    eng = GoEngine(size=conf.size, komi=conf.komi, seed=seed, value=conf.value)
     eng.set_budget(playouts=conf.playouts)
     moves, winrates, resign_ply, passes, ownership = [], [], None, 0, None
     try:
@@ -128,10 +142,11 @@ class Positions:
     owner: np.ndarray    # (n, size, size) final ownership, +1 the side to move's
     game: np.ndarray     # (n,) index of the game (held-out games are whole games)
     searched: np.ndarray  # (n,) the self-play search's chance for the side to move, NaN if not recorded
+    move: np.ndarray     # (n,) the move the self-play search chose: y * size + x, size * size a pass
 
     def subset(self, mask: np.ndarray) -> "Positions":
         return Positions(self.planes[mask], self.won[mask], self.owner[mask], self.game[mask],
-                         self.searched[mask])
+                         self.searched[mask], self.move[mask])
 
     def target(self, search_weight: float) -> np.ndarray:
         """What the value learns: the game's result, blended with the self-play search's own
@@ -159,7 +174,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
         raise BadRecords("no decided game with a final ownership: play games with `selfplay`")
     n = kept[0]["size"]
     buf = ffi.new("float[]", lib.GO_VALUE_PLANES * n * n)
-    planes, won, owner, game, searched = [], [], [], [], []
+    planes, won, owner, game, searched, chosen = [], [], [], [], [], []
     for gi, rec in enumerate(kept):
         final = np.array(rec["ownership"], dtype=np.float32).reshape(n, n)
         winrates = rec.get("winrates") or [float("nan")] * len(rec["moves"])
@@ -173,12 +188,13 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 owner.append(final if me == "b" else -final)
                 game.append(gi)
                 searched.append(winrates[ply])
+                chosen.append(move[1] * n + move[0] if move else n * n)
                 eng.play(me, tuple(move) if move else None)
         if echo and (gi + 1) % 500 == 0:
             echo(f"positions: {gi + 1}/{len(kept)} games, {len(won)} positions")
     return Positions(np.stack(planes).reshape(-1, lib.GO_VALUE_PLANES, n, n),
                      np.array(won, dtype=np.float32), np.stack(owner), np.array(game),
-                     np.array(searched, dtype=np.float32))
+                     np.array(searched, dtype=np.float32), np.array(chosen, dtype=np.int16))
 
 
 # ---- the network --------------------------------------------------------------------------
@@ -204,12 +220,13 @@ def init_weights(shape: Shape, planes: int, seed: int = 0) -> dict:
             "conv_b": np.zeros((shape.layers, c), np.float32),
             "own_w": he(c, fan=c), "own_b": np.zeros((), np.float32),
             "fc1_w": he(h, c + 1, fan=c + 1), "fc1_b": np.zeros(h, np.float32),
-            "fc2_w": he(h, fan=h) * 0.1, "fc2_b": np.zeros((), np.float32)}
+            "fc2_w": he(h, fan=h) * 0.1, "fc2_b": np.zeros((), np.float32),
+            "pol_w": he(c, fan=c) * 0.1, "pol_b": np.zeros((), np.float32),
+            "pass_w": np.zeros(c + 1, np.float32), "pass_b": np.float32(-3.0)}
 
 
-def forward(w: dict, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The network in numpy, as core/value.c computes it: (chance the side to move wins (n,),
-    ownership (n, size, size)) for planes (n, GO_VALUE_PLANES, size, size)."""
+def _trunk(w: dict, planes: np.ndarray) -> np.ndarray:
+    """The trunk's output (n, channels, size, size) in numpy, as core/value.c computes it."""
     x = planes.astype(np.float32)
 
     def conv(x, k, b):
@@ -224,10 +241,31 @@ def forward(w: dict, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     h = np.maximum(conv(x, w["conv0_w"], w["conv_b"][0]), 0)
     for layer in range(len(w["conv_w"])):
         h = h + np.maximum(conv(h, w["conv_w"][layer], w["conv_b"][layer + 1]), 0)
+    return h
+
+
+def _pooled(w: dict, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     own = np.tanh(np.einsum("c,ncyx->nyx", w["own_w"], h) + w["own_b"])
-    feat = np.concatenate([h.mean(axis=(2, 3)), own.mean(axis=(1, 2))[:, None]], axis=1)
+    return np.concatenate([h.mean(axis=(2, 3)), own.mean(axis=(1, 2))[:, None]], axis=1), own
+
+
+def forward(w: dict, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network in numpy, as core/value.c computes it: (chance the side to move wins (n,),
+    ownership (n, size, size)) for planes (n, GO_VALUE_PLANES, size, size)."""
+    feat, own = _pooled(w, _trunk(w, planes))
     hid = np.maximum(feat @ w["fc1_w"].T + w["fc1_b"], 0)
     return 1 / (1 + np.exp(-(hid @ w["fc2_w"] + w["fc2_b"]))), own
+
+
+def policy_logits(w: dict, planes: np.ndarray) -> np.ndarray:
+    """The policy head in numpy, as core/value.c computes it: (n, size * size + 1) logits of
+    the side to move's next move, row-major, a pass last; occupied points -inf."""
+    h = _trunk(w, planes)
+    feat, _ = _pooled(w, h)
+    n, size = h.shape[0], h.shape[-1]
+    pts = (np.einsum("c,ncyx->nyx", w["pol_w"], h) + w["pol_b"]).reshape(n, -1)
+    pts = np.where(planes[:, :2].sum(axis=1).reshape(n, -1) > 0, -np.inf, pts)
+    return np.concatenate([pts, (feat @ w["pass_w"] + w["pass_b"])[:, None]], axis=1)
 
 
 def _c_array(name: str, values: np.ndarray) -> list[str]:
@@ -239,8 +277,8 @@ def _c_array(name: str, values: np.ndarray) -> list[str]:
 def write_header(w: dict, size: int, path: Path, source: str) -> None:
     """core/value_weights.h for weights W (the layout of init_weights)."""
     layers, c = len(w["conv_b"]), w["conv_b"].shape[1]
-    lines = ["/* Generated by engines/go/learn_value.py - do not edit. The value network's weights,",
-             f"   learned from {source}. */",
+    lines = ["/* Generated by engines/go/learn_value.py - do not edit. The network's weights (value,",
+             f"   ownership and policy), learned from {source}. */",
              f"#define VALUE_TRAINED_SIZE {size}",
              f"#define VALUE_CHANNELS {c}",
              f"#define VALUE_LAYERS {layers}",
@@ -254,6 +292,12 @@ def write_header(w: dict, size: int, path: Path, source: str) -> None:
              *_c_array("VALUE_FC1_W", w["fc1_w"]),
              *_c_array("VALUE_FC1_B", w["fc1_b"]),
              *_c_array("VALUE_FC2_W", w["fc2_w"])]
+    if "pol_w" in w:
+        lines += ["#define VALUE_POLICY 1",
+                  f"#define VALUE_POL_B {c_float(w['pol_b'], 7)}",
+                  f"#define VALUE_PASS_B {c_float(w['pass_b'], 7)}",
+                  *_c_array("VALUE_POL_W", w["pol_w"]),
+                  *_c_array("VALUE_PASS_W", w["pass_w"])]
     atomic_write(path, "\n".join(lines) + "\n")
 
 
@@ -271,6 +315,9 @@ def read_header(path: Path) -> tuple[int, dict]:
          "own_w": arrays["VALUE_OWN_W"], "own_b": np.float32(defs["VALUE_OWN_B"].rstrip("f")),
          "fc1_w": arrays["VALUE_FC1_W"].reshape(-1, c + 1), "fc1_b": arrays["VALUE_FC1_B"],
          "fc2_w": arrays["VALUE_FC2_W"], "fc2_b": np.float32(defs["VALUE_FC2_B"].rstrip("f"))}
+    if "VALUE_POLICY" in defs:
+        w.update(pol_w=arrays["VALUE_POL_W"], pol_b=np.float32(defs["VALUE_POL_B"].rstrip("f")),
+                 pass_w=arrays["VALUE_PASS_W"], pass_b=np.float32(defs["VALUE_PASS_B"].rstrip("f")))
     return int(defs["VALUE_TRAINED_SIZE"]), w
 
 
@@ -301,7 +348,11 @@ def _net(torch, w: dict):
             own = torch.tanh(torch.einsum("c,ncyx->nyx", p["own_w"], h) + p["own_b"])
             feat = torch.cat([h.mean(dim=(2, 3)), own.mean(dim=(1, 2))[:, None]], dim=1)
             hid = F.relu(feat @ p["fc1_w"].T + p["fc1_b"])
-            return hid @ p["fc2_w"] + p["fc2_b"], own
+            empty = 1 - x[:, 0] - x[:, 1]            # own and opponent's stones are planes 0, 1
+            pts = torch.einsum("c,ncyx->nyx", p["pol_w"], h) + p["pol_b"]
+            pts = (pts - 1e4 * (1 - empty)).flatten(1)
+            pol = torch.cat([pts, (feat @ p["pass_w"] + p["pass_b"])[:, None]], dim=1)
+            return hid @ p["fc2_w"] + p["fc2_b"], own, pol
 
     return Net()
 
@@ -319,11 +370,28 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def symmetric(x: np.ndarray, k: int) -> np.ndarray:
+    """_symmetry in numpy: np.rot90 turns the way torch.rot90 does."""
+    x = np.rot90(x, k % 4, axes=(-2, -1))
+    return np.flip(x, axis=-1) if k >= 4 else x
+
+
+def moves_seen(move: np.ndarray, size: int, k: int) -> np.ndarray:
+    """Move indices (y * size + x; a pass, size * size, stays) where symmetry K takes them: the
+    point that symmetric() moves a plane's value at MOVE to."""
+    where = np.empty(size * size + 1, np.int64)
+    where[symmetric(np.arange(size * size).reshape(size, size), k).ravel()] = np.arange(size * size)
+    where[size * size] = size * size
+    return where[move.astype(np.int64)]
+
+
 def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: float = 2e-3,
-          own_weight: float = 1.0, search_weight: float = 0.0, seed: int = 0, echo=print) -> dict:
+          own_weight: float = 1.0, search_weight: float = 0.0, policy_weight: float = 1.0,
+          seed: int = 0, echo=print) -> dict:
     """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT); ownership:
-    squared error, weighted OWN_WEIGHT), each batch seen through a random symmetry; Adam with a
-    one-cycle learning rate."""
+    squared error, weighted OWN_WEIGHT; policy: cross-entropy with the move the self-play
+    search chose, weighted POLICY_WEIGHT), each batch seen through a random symmetry; Adam with
+    a one-cycle learning rate."""
     torch = _torch()
     torch.manual_seed(seed)
     net = _net(torch, init_weights(shape, pos.planes.shape[1], seed))
@@ -332,22 +400,24 @@ def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: flo
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     rng = np.random.default_rng(seed)
     target = pos.target(search_weight)
-    start, seen = time.monotonic(), 0.0
+    start, seen, seen_p, size = time.monotonic(), 0.0, 0.0, pos.planes.shape[-1]
     for step in range(steps):
         idx = rng.integers(0, len(pos.won), batch)
         k = int(rng.integers(8))
         x = _symmetry(torch, torch.from_numpy(pos.planes[idx].astype(np.float32)), k)
         own_t = _symmetry(torch, torch.from_numpy(pos.owner[idx]), k)
-        logit, own = net(x)
+        logit, own, pol = net(x)
         loss_v = torch.nn.functional.binary_cross_entropy_with_logits(logit, torch.from_numpy(target[idx]))
-        loss = loss_v + own_weight * ((own - own_t) ** 2).mean()
+        loss_p = torch.nn.functional.cross_entropy(pol, torch.from_numpy(moves_seen(pos.move[idx], size, k)))
+        loss = loss_v + own_weight * ((own - own_t) ** 2).mean() + policy_weight * loss_p
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         seen = 0.98 * seen + 0.02 * loss_v.item() if step else loss_v.item()
+        seen_p = 0.98 * seen_p + 0.02 * loss_p.item() if step else loss_p.item()
         if echo and (step + 1) % max(1, steps // 20) == 0:
-            echo(f"train: step {step + 1}/{steps}, value log loss {seen:.4f}, "
+            echo(f"train: step {step + 1}/{steps}, value log loss {seen:.4f}, policy {seen_p:.3f}, "
                  f"{(step + 1) * batch / (time.monotonic() - start):.0f} positions/s")
     return {k: v.detach().numpy().copy() for k, v in net.p.items()}
 
@@ -365,14 +435,17 @@ def main():
 @click.option("--komi", default=SelfPlay.komi, show_default=True)
 @click.option("--sample-plies", default=SelfPlay.sample_plies, show_default=True,
               type=click.IntRange(0), help="First moves drawn by the search's visits, for variety.")
+@click.option("--value/--no-value", default=False, show_default=True,
+              help="Search with the learned network the core was built with (expert iteration: "
+                   "its games teach the next network).")
 @click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i.")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON lines, appended to (games it holds are not played again).")
-def selfplay_cmd(games, playouts, size, komi, sample_plies, seed, jobs, out):
+def selfplay_cmd(games, playouts, size, komi, sample_plies, value, seed, jobs, out):
     """Play GAMES self-play games and append them to OUT."""
     conf = SelfPlay(size=int(size), komi=komi, playouts=playouts, sample_plies=sample_plies,
-                    max_plies=3 * int(size) ** 2)
+                    max_plies=3 * int(size) ** 2, value=value)
     with named_errors():
         n = selfplay(conf, games, seed, jobs, out, echo=click.echo)
     click.echo(f"{out}: {n} games played")
@@ -390,11 +463,15 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, seed, jobs, out):
 @click.option("--search-weight", default=0.5, show_default=True, type=click.FloatRange(0, 1),
               help="Share of the target taken from the self-play search's own estimate, where the "
                    "records hold it (the rest: the game's result).")
+@click.option("--policy-weight", default=1.0, show_default=True, type=click.FloatRange(0),
+              help="Weight of the policy loss (the move the self-play search chose).")
 @click.option("--threads", default=2, show_default=True, help="PyTorch's threads.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C weights here.")
-def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight, threads, out):
-    """Fit the value network to the self-play GAMES; report how well it and the self-play
-    search call the held-out games' winners, and write core/value_weights.h."""
+def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight, policy_weight,
+            threads, out):
+    """Fit the network to the self-play GAMES; report how well it and the self-play search call
+    the held-out games' winners, and how often its policy names the search's move first; write
+    core/value_weights.h."""
     if channels % 4:
         raise click.BadParameter(f"{channels}: the C network computes 4 channels at a time; "
                                  "give a multiple of 4", param_hint="--channels")
@@ -408,7 +485,7 @@ def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight,
     click.echo(f"{len(kept)} games, {len(pos.won)} positions ({int((~test).sum())} to fit, "
                f"{int(test.sum())} held out)")
     w = train(pos.subset(~test), Shape(channels, layers), epochs, own_weight=own_weight,
-              search_weight=search_weight, echo=click.echo)
+              search_weight=search_weight, policy_weight=policy_weight, echo=click.echo)
     if test.any():
         report_holdout(w, pos.subset(test), echo=click.echo)
     if out:
@@ -423,6 +500,13 @@ def report_holdout(w: dict, held: Positions, echo=print) -> None:
     y = held.won
     echo(f"held out, the network: log loss {log_loss(p, y):.4f}, the winner called "
          f"{np.mean((p > 0.5) == (y > 0.5)):.1%} (a coin: {log_loss(np.full_like(y, y.mean()), y):.4f})")
+    logits = np.concatenate([policy_logits(w, held.planes[i:i + 4096])
+                             for i in range(0, len(y), 4096)])
+    logits -= logits.max(axis=1, keepdims=True)
+    logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    chosen = logp[np.arange(len(y)), held.move.astype(np.int64)]
+    echo(f"held out, the policy: the search's move first {np.mean(logits.argmax(axis=1) == held.move):.1%}, "
+         f"log loss {-chosen.mean():.3f}")
     have = ~np.isnan(held.searched)
     if have.any():
         q, yq = held.searched[have], y[have]

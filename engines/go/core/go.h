@@ -180,9 +180,9 @@ typedef struct {
     int threads;            /* worker threads, 1.. */
     int reuse;              /* keep the subtree of the moves played since the last search */
     int want_pv;            /* reserved: the principal variation is always filled */
-    int value;              /* 1: the learned value (value.c) joins the priors, on the board size
-                               it was trained on; 0 (default): off. It wins at equal playouts
-                               and loses at equal time (bench/README.md). */
+    int value;              /* 1: the learned network (value.c) gives the priors, its policy the
+                               children's and its value the node's, on the board size it was
+                               trained on; 0 (default): the shapes alone (bench/README.md). */
 } go_search_opts;
 
 #define GO_MAX_CANDIDATES (GO_MAX_SIZE * GO_MAX_SIZE + 1)
@@ -251,6 +251,10 @@ int go_game_value_planes(const go_game *g, float *out);
 /* The chance that the side to move wins; ownership (size * size, row-major, +1 the side to
    move's) unless NULL. */
 float go_game_value(const go_game *g, float *ownership);
+/* The same, and the network's policy for the side to move's next move into policy
+   (size * size + 1, a pass last): weights proportional to the chance of each move, 0 on the
+   occupied points. */
+float go_game_value_policy(const go_game *g, float *ownership, float *policy);
 /* The board size the value's network was trained on (the search uses it there only). */
 int go_value_trained_size(void);
 

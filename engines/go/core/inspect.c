@@ -4,6 +4,8 @@
 #include "go.h"
 #include "internal.h"
 
+#include <string.h>
+
 int go_game_ladder_fails(const go_game *g, int color, int x, int y)
 {
     const go_board *b = go_game_board(g);
@@ -83,4 +85,11 @@ int go_game_value_planes(const go_game *g, float *out)
 float go_game_value(const go_game *g, float *ownership)
 {
     return go_value_eval(go_game_board(g), ownership);
+}
+
+float go_game_value_policy(const go_game *g, float *ownership, float *policy)
+{
+    const go_board *b = go_game_board(g);
+    memset(policy, 0, (b->size * b->size + 1) * sizeof *policy);
+    return go_value_eval_policy(b, ownership, policy);
 }

@@ -1,5 +1,5 @@
-/* search.c - UCT with RAVE, priors as progressive bias, the learned value (when asked) as a
-   prior of the nodes visited often enough, progressive widening, threads with virtual loss,
+/* search.c - UCT with RAVE, priors as progressive bias (learned shapes, or when asked the
+   learned network's policy and value), progressive widening, threads with virtual loss,
    tree reuse between moves, ownership statistics. A go_search is its own object: it reads
    the caller's game (const), copies the board it needs and never plays on the game.
 
@@ -21,12 +21,13 @@
 #define AMAF_SCALE (1.0f / (1.0f + AMAF_NEAR / 2))
 #define EXPLORE 0.05        /* UCB exploration on top of RAVE (small: priors explore) */
 #define PRIOR_VISITS 10     /* virtual visits of a learned prior (its wins: the move's share) */
-/* When asked (opts->value), a node's position is valued (value.c) when the node reaches
-   VALUE_AT visits, and the value joins its prior as VALUE_VISITS virtual visits. Every such
-   node, with no cap per search: a cap left the nodes that reached VALUE_AT after it unvalued
-   beside valued siblings, and lost at 2,500 playouts (-92 Elo) where valuing all won (+62).
-   About one evaluation per 4.5 playouts, each costing about five playouts' time. */
-#define VALUE_AT 4
+/* When asked (opts->value), the network (value.c) is evaluated once for every node the search
+   expands: its policy orders the children and sets their priors in place of the shapes (a
+   move's strength: its chance over the average legal move's), and its value joins the node's
+   own prior as VALUE_VISITS virtual visits. Every expanded node, with no cap per search: a cap
+   left the nodes past it unvalued beside valued siblings, and lost (-92 Elo at 2,500 playouts).
+   About one evaluation per 2 playouts; one of the shipped 16-channel network takes about 1.5
+   playouts' time (a 32-channel one, 5, lost its gain at equal time: bench/README.md). */
 #define VALUE_VISITS 20
 #define RESIGN_BELOW 0.06   /* resign when the best move wins less often than this ... */
 #define UNIT 256            /* a won simulation is worth UNIT (int32 sums: 8M visits a node) */
@@ -136,6 +137,39 @@ static void set_pass_prior(node *n, const go_board *b)
 
 static double prior_value(const node *n) { return (double)n->pw / n->pv; }
 
+/* VALUE_VISITS more virtual visits for n, won WON of the time. */
+static void value_prior(node *n, float won)
+{
+    n->pw = (uint8_t)(n->pw + (int)(VALUE_VISITS * won + 0.5f));
+    n->pv = (uint8_t)(n->pv + VALUE_VISITS);
+}
+
+/* The network at b, the position after n's move: its value joins n's prior (not a pass's,
+   whose value the count decides), and gamma[] (SUM of them, over NLEGAL moves) become the
+   policy's strengths, 1 for an average move; returns their sum. */
+static float net_priors(node *n, const go_board *b, const uint16_t *legal, int nlegal,
+                        float *gamma, float sum)
+{
+    float prob[GO_MAX_POINTS + 1], total = 0;
+    memset(prob, 0, sizeof prob);
+    float v = go_value_eval_policy(b, NULL, prob);
+    if (n->move != GO_PASS)
+        value_prior(n, 1.0f - v);
+    int x, y;
+    for (int i = 0; i < nlegal; i++) {
+        go_xy(b, legal[i], &x, &y);
+        total += prob[y * b->size + x];
+    }
+    if (!(total > 0))
+        return sum;      /* no policy (out of memory): the shapes stay */
+    float out = 0;
+    for (int i = 0; i < nlegal; i++) {
+        go_xy(b, legal[i], &x, &y);
+        out += gamma[i] = prob[y * b->size + x] / total * nlegal;
+    }
+    return out;
+}
+
 /* Prior of a move from its learned strength (shape.c): share = gamma / (gamma + the mean gamma
    of the legal moves), so an average move starts at PRIOR_VISITS visits won half the time, the
    favourite of a position nearly always, and a self-atari or an eye fill nearly never. */
@@ -146,8 +180,10 @@ static void set_prior(node *n, float gamma, float mean)
     n->pw = (uint8_t)(PRIOR_VISITS * share + 0.5f);
 }
 
-/* Children: pass first (always selectable), then legal moves by falling strength. */
-static int expand(go_search *s, node *n, const go_board *b)
+/* Children: pass first (always selectable), then legal moves by falling strength: the shape's
+   gamma, or with NET the network's policy; with NET, the network's value of b joins n's prior
+   too. */
+static int expand(go_search *s, node *n, const go_board *b, int net)
 {
     uint8_t zero = 0;
     if (!__atomic_compare_exchange_n(&n->expanding, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
@@ -167,6 +203,8 @@ static int expand(go_search *s, node *n, const go_board *b)
         sum += gamma[nlegal] = go_move_gamma(b, b->to_move, p, marks);
         nlegal++;
     }
+    if (net && nlegal)
+        sum = net_priors(n, b, legal, nlegal, gamma, sum);
     set_pass_prior(&tmp[count++], b);
     float order[GO_MAX_CANDIDATES];   /* gamma of tmp[j]: finer than the rounded prior */
     for (int i = 0; i < nlegal; i++) {
@@ -288,17 +326,6 @@ static void add_ownership(worker *w, const go_board *b)
     }
 }
 
-/* The learned value of b, the position after n's move, joins n's prior: VALUE_VISITS more
-   virtual visits, won as often as the value gives the player who made the move. Done once, by
-   the thread whose visit reached VALUE_AT. */
-static void sim_value_prior(run_ctx *ctx, node *n, const go_board *b)
-{
-    __atomic_add_fetch(&ctx->valued, 1, __ATOMIC_RELAXED);
-    float won = 1.0f - go_value_eval(b, NULL);
-    n->pw = (uint8_t)(n->pw + (int)(VALUE_VISITS * won + 0.5f));
-    n->pv = (uint8_t)(n->pv + VALUE_VISITS);
-}
-
 /* Walk down the tree on b from the root (virtual loss on the way), expanding a leaf once it
    has been visited often enough. Fills path[0..depth] and who is to move there; returns depth. */
 static int sim_descend(run_ctx *ctx, go_board *b, uint32_t *path, uint8_t *tomove)
@@ -312,16 +339,16 @@ static int sim_descend(run_ctx *ctx, go_board *b, uint32_t *path, uint8_t *tomov
     while (depth < MAX_DEPTH - 1 && b->passes < 2) {
         int nch = __atomic_load_n(&n->nchildren, __ATOMIC_ACQUIRE);
         if (!nch) {
-            if (load(&n->visits) < ctx->expand_at || !expand(s, n, b))
+            if (load(&n->visits) < ctx->expand_at || !expand(s, n, b, ctx->use_value))
                 break;
+            if (ctx->use_value)
+                __atomic_add_fetch(&ctx->valued, 1, __ATOMIC_RELAXED);
             nch = n->nchildren;
         }
         uint32_t ci = select_child(ctx, n, nch, depth == 0);
         n = NODE(s, ci);
-        int32_t visits = __atomic_add_fetch(&n->visits, 1, __ATOMIC_RELAXED); /* virtual loss */
+        __atomic_add_fetch(&n->visits, 1, __ATOMIC_RELAXED); /* virtual loss */
         go_board_play(b, b->to_move, n->move);
-        if (visits == VALUE_AT && ctx->use_value && n->move != GO_PASS)
-            sim_value_prior(ctx, n, b);
         path[++depth] = ci;
         tomove[depth] = (uint8_t)b->to_move;
     }
@@ -610,22 +637,29 @@ static int settling_move(const go_game *g, int color)
 
 /* ---- Entry point --------------------------------------------------------------------------- */
 
+/* The learned value is asked for, and trained on this board size. */
+static int net_wanted(const go_search_opts *opts, const go_board *b)
+{
+    return opts->value && b->size == go_value_trained_size();
+}
+
 /* The board to search from (color to move; the same colour twice: no ko binds it) and a root
    with children, kept from the last run when g continues its line. */
-static int search_prepare(go_search *s, const go_game *g, int color, int reuse, go_board *root_board)
+static int search_prepare(go_search *s, const go_game *g, int color, const go_search_opts *opts,
+                          go_board *root_board)
 {
     go_board_copy(root_board, go_game_board(g));
     if (root_board->to_move != color) {
         root_board->to_move = color;
         root_board->ko = 0;
     }
-    if (!reuse)
+    if (!opts->reuse)
         arena_reset(s);
     prepare_root(s, g, root_board, color);
     node *root = NODE(s, s->root);
     if (!root->nchildren) {
         root->expanding = 0;
-        if (!expand(s, root, root_board))
+        if (!expand(s, root, root_board, net_wanted(opts, root_board)))
             return GO_ERR_NOMEM;
     }
     return GO_OK;
@@ -642,7 +676,7 @@ static void search_init_ctx(run_ctx *ctx, go_search *s, const go_game *g, int co
     if (!ctx->budget && ctx->deadline <= 0)
         ctx->budget = 1000;
     ctx->expand_at = root_board->size <= 9 ? 2 : root_board->size <= 13 ? 4 : 8;
-    ctx->use_value = opts->value && root_board->size == go_value_trained_size();
+    ctx->use_value = net_wanted(opts, root_board);
     /* Root moves that bring back an earlier position: illegal under superko, and never chosen
        without it either, so the engine cannot start a cycle (a passing opponent and a capture
        and recapture went round until the move limit). */
@@ -742,7 +776,7 @@ int go_search_run(go_search *s, const go_game *g, int color, const go_search_opt
     go_shape_init();
     double t0 = plat_now_seconds();
     go_board root_board;
-    if (search_prepare(s, g, color, opts->reuse, &root_board) != GO_OK)
+    if (search_prepare(s, g, color, opts, &root_board) != GO_OK)
         return GO_ERR_NOMEM;
     run_ctx *ctx = calloc(1, sizeof *ctx);
     int nthreads = opts->threads < 1 ? 1 : opts->threads > 64 ? 64 : opts->threads;

@@ -1,12 +1,14 @@
-/* value.c - a learned value of a position: how likely the side to move is to win, from a
-   small convolutional network whose weights are learned from self-play (value_weights.h,
-   written by engines/go/learn_value.py).
+/* value.c - the learned network: how likely the side to move is to win, who will own each
+   point, and which moves it would choose, from a small convolutional network whose weights are
+   learned from self-play (value_weights.h, written by engines/go/learn_value.py).
 
    The input is GO_VALUE_PLANES planes of the board seen from the side to move (go_value_planes).
    A 3x3 convolution widens them to VALUE_CHANNELS, then VALUE_LAYERS - 1 residual 3x3 layers
-   (x + relu(conv x)). Two heads read the result: an ownership map (a 1x1 convolution, tanh: +1
+   (x + relu(conv x)). Heads read the result: an ownership map (a 1x1 convolution, tanh: +1
    the side to move's) and the value, a small perceptron over the mean of each channel and the
-   mean ownership. Zero padding outside the board, so the edge is seen by every layer. */
+   mean ownership. A third head reads the trunk too: the policy, a 1x1 convolution giving each
+   point's logit for the side to move's next move, a pass's from the value head's input. Zero
+   padding outside the board, so the edge is seen by every layer. */
 #include "go.h"
 #include "internal.h"
 
@@ -16,6 +18,9 @@
 
 #include "value_weights.h"
 
+#ifndef VALUE_POLICY
+#error "value_weights.h: no policy head; refit with engines/go/learn_value.py"
+#endif
 #if VALUE_CHANNELS % 4 || VALUE_CHANNELS < GO_VALUE_PLANES
 #error "value_weights.h: VALUE_CHANNELS must be a multiple of 4, at least GO_VALUE_PLANES"
 #endif
@@ -192,16 +197,46 @@ static float value_head(const float *feat)
     return 1.0f / (1.0f + value_exp(-z));
 }
 
-float go_value_eval(const go_board *b, float *ownership)
+/* The policy head: into prob (n * n + 1, a pass last), e^(logit - the largest logit of an
+   empty point or a pass) for the empty points and a pass, 0 for the occupied points. */
+static void value_policy(const go_board *b, const float *h, const float *feat, float *prob)
+{
+    int n = b->size, s = n + 2, ss = s * s;
+    float top = VALUE_PASS_B;
+    for (int c = 0; c <= VALUE_CHANNELS; c++)
+        top += VALUE_PASS_W[c] * feat[c];
+    prob[n * n] = top;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            float z = VALUE_POL_B;
+            for (int c = 0; c < VALUE_CHANNELS; c++)
+                z += VALUE_POL_W[c] * h[c * ss + (y + 1) * s + x + 1];
+            int empty = b->color[go_point(b, x, y)] == GO_EMPTY;
+            prob[y * n + x] = empty ? z : -1e30f;
+            if (empty && z > top)
+                top = z;
+        }
+    for (int i = 0; i <= n * n; i++)
+        prob[i] = prob[i] < -1e29f ? 0.0f : value_exp(prob[i] - top);
+}
+
+float go_value_eval_policy(const go_board *b, float *ownership, float *policy)
 {
     int ss = (b->size + 2) * (b->size + 2);
     float feat[VALUE_CHANNELS + 1], *h = calloc(2 * VALUE_CHANNELS * ss + VALUE_SLACK, sizeof *h);
     if (!h)
-        return 0.5f;   /* out of memory: no opinion */
+        return 0.5f;   /* out of memory: no opinion (the policy left as it was) */
     value_trunk(b, h, h + VALUE_CHANNELS * ss);
     value_pool(h, b->size, feat, ownership);
+    if (policy)
+        value_policy(b, h, feat, policy);
     free(h);
     return value_head(feat);
+}
+
+float go_value_eval(const go_board *b, float *ownership)
+{
+    return go_value_eval_policy(b, ownership, NULL);
 }
 
 int go_value_trained_size(void) { return VALUE_TRAINED_SIZE; }

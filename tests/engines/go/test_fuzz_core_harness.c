@@ -151,6 +151,16 @@ static void op_read(fuzz *f, int kind)
         for (int i = 0; i < size * size; i++)
             board += planes[8 * size * size + i];   /* the plane that marks the board */
         CHECK(board == (float)(size * size));
+        static float policy[19 * 19 + 1];
+        go_game_board_chars(f->g, chars);
+        CHECK(go_game_value_policy(f->g, NULL, policy) == v);
+        float top = 0;
+        for (int i = 0; i <= size * size; i++) {
+            CHECK(policy[i] >= 0.0f && policy[i] <= 1.0f);
+            CHECK(i == size * size || chars[i] == '.' || policy[i] == 0.0f);
+            top = policy[i] > top ? policy[i] : top;
+        }
+        CHECK(top == 1.0f);     /* the likeliest move's weight, e^0 */
     } else if (kind == 2) {
         int nd = go_game_dead_stones(f->g, 1 + (int)rnd(20), rng, marks);
         CHECK(nd >= 0 && nd <= size * size);

@@ -215,13 +215,14 @@ def test_command_line_budget_and_seed_make_games_repeatable():
     assert len(seeds) > 1  # the seed reaches the search
 
 
-def test_command_line_value_turns_on_the_learned_value_prior():
-    """--value reaches the search: the same seed and budget choose other moves with it."""
-    plain = [_genmoves("--playouts", "300", "--seed", str(seed)) for seed in (1, 2, 3)]
+def test_command_line_searches_with_the_learned_network_unless_told_not_to():
+    """The network's priors are on by default (--value) and --no-value turns them off: the same
+    seed and budget choose other moves without them."""
+    plain = [_genmoves("--playouts", "300", "--seed", str(seed), "--no-value") for seed in (1, 2, 3)]
     valued = [_genmoves("--playouts", "300", "--seed", str(seed), "--value") for seed in (1, 2, 3)]
     assert all(len(moves) == 3 for moves in plain + valued)
     assert plain != valued
-    assert _genmoves("--playouts", "300", "--seed", "1", "--no-value") == plain[0]
+    assert _genmoves("--playouts", "300", "--seed", "1") == valued[0]
 
 
 def test_command_line_rejects_a_bad_budget():

@@ -1,5 +1,7 @@
-"""The learned value: its input planes, the C network against the numpy reference, the header
-round trip, the search's use of it, and the self-play records and positions it learns from."""
+"""The learned network: its input planes, the C network (value, ownership, policy) against the
+numpy reference, the header round trip, the search's use of it, and the self-play records and
+positions it learns from."""
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -30,6 +32,15 @@ def value(engine):
     own = ffi.new("float[]", n * n)
     v = lib.go_game_value(engine.game, own)
     return v, np.frombuffer(ffi.buffer(own), dtype=np.float32).reshape(n, n).copy()
+
+
+def policy(engine):
+    """The network's policy for the side to move: chances, size * size + 1 (a pass last)."""
+    n = engine.size
+    out = ffi.new("float[]", n * n + 1)
+    lib.go_game_value_policy(engine.game, ffi.NULL, out)
+    weights = np.frombuffer(ffi.buffer(out), dtype=np.float32).copy()
+    return weights / weights.sum()
 
 
 def random_position(rng, size, moves):
@@ -73,9 +84,11 @@ def test_the_ko_point_is_marked():
 @pytest.mark.parametrize("size", [9, 13, 5])
 def test_the_c_network_computes_what_the_numpy_reference_does(size):
     """The shipped weights, read back from the header the core was built with, give the same
-    value and ownership in numpy (learn_value.forward, what training optimises) as in C."""
+    value, ownership and policy in numpy (learn_value.forward and policy_logits, what training
+    optimises) as in C; the policy gives the occupied points nothing."""
     trained, w = learn_value.read_header(HEADER)
     assert trained == lib.go_value_trained_size() == 9
+    assert "pol_w" in w
     rng = random.Random(size)
     for moves in (0, 7, 30, 60):
         with random_position(rng, size, moves) as e:
@@ -85,6 +98,12 @@ def test_the_c_network_computes_what_the_numpy_reference_does(size):
             assert v == pytest.approx(float(ref_v[0]), abs=2e-5)
             assert np.abs(own - ref_own[0]).max() < 2e-5
             assert 0 < v < 1 and np.all(np.abs(own) <= 1)
+            logits = learn_value.policy_logits(w, np.stack([p[k] for k in PLANES])[None])[0]
+            ref_p = np.exp(logits - logits.max())
+            got = policy(e)
+            assert np.abs(got - ref_p / ref_p.sum()).max() < 1e-5
+            occupied = (p["own"] + p["opp"]).ravel() > 0
+            assert np.all(got[:-1][occupied] == 0) and np.all(got[:-1][~occupied] > 0)
 
 
 def test_a_written_header_reads_back(tmp_path):
@@ -115,23 +134,61 @@ def test_the_shipped_network_tells_won_from_lost_positions(seed):
     assert own.mean() > 0.2
 
 
-def test_the_search_values_every_node_reaching_4_visits_on_the_trained_size_only():
-    """Asked to (value=True), the search values a node's position once, when the node reaches 4
-    visits: each valued node took 4 of the playouts through its depth, so a search values far
-    fewer positions than it plays out, and more in a longer search. None on a size the network
-    never saw, and none by default."""
+def test_the_search_values_every_node_it_expands_on_the_trained_size_only():
+    """Asked to (value=True), the search evaluates the network once for each node it expands
+    below the root (on 9x9, at its second visit): a search values fewer positions than it plays
+    out, and more in a longer search. None on a size the network never saw, and none by
+    default."""
     with GoEngine(size=9, seed=2, value=True) as e:
         small = e.analyze("b", playouts=600)["valued"]
         e.value = False
         assert e.analyze("b", playouts=600)["valued"] == 0
     with GoEngine(size=9, seed=2, value=True) as e:
         large = e.analyze("b", playouts=20000)["valued"]
-    assert 20 < small < 600 // 3
-    assert 10 * small < large < 20000 // 3
+    assert 600 // 5 < small < 600 * 2 // 3
+    assert 10 * small < large < 20000 * 2 // 3
     with GoEngine(size=13, seed=2, value=True) as e:
         assert e.analyze("b", playouts=600)["valued"] == 0
     with GoEngine(size=9, seed=2) as e:
         assert e.analyze("b", playouts=600)["valued"] == 0
+
+
+def test_the_policy_orders_the_searchs_moves():
+    """With the value asked for, a node's children start from the network's policy: after one
+    playout the root's moves are all unvisited but one, and the move with the highest prior is
+    the policy's favourite among the legal moves. Without it the shapes choose, and in some of
+    these positions they choose another move."""
+    rng, differs = random.Random(4), 0
+
+    def top_prior(moves, value):
+        with GoEngine(size=9, value=value) as e:
+            for m in moves:
+                e.play(e.to_move, m)
+            cands = e.analyze(e.to_move, playouts=1)["candidates"]
+        best = max(c["prior"] for c in cands if c["move"])
+        return {c["move"] for c in cands if c["move"] and c["prior"] == best}
+
+    for _ in range(6):
+        with random_position(rng, 9, 16) as e:
+            chances, moves = policy(e), [m for _, m in e.moves()]
+            favourite = max(e.legal_moves(), key=lambda m: chances[m[1] * 9 + m[0]])
+        assert favourite in top_prior(moves, True)
+        differs += favourite not in top_prior(moves, False)
+    assert differs >= 2
+
+
+def test_the_policy_learns_each_move_where_the_symmetry_takes_it():
+    """Training sees each position through one of 8 symmetries: the chosen move must turn with
+    the planes, a pass staying a pass."""
+    n = 5
+    moves = np.array([0, 3, 7, 19, 24, 25])
+    for k in range(8):
+        plane = np.zeros((len(moves), n * n + 1))
+        plane[np.arange(len(moves)), moves] = 1
+        turned = learn_value.symmetric(plane[:, :-1].reshape(-1, n, n), k).reshape(len(moves), -1)
+        seen = learn_value.moves_seen(moves, n, k)
+        assert list(seen[:-1]) == list(turned[:-1].argmax(axis=1)) and seen[-1] == n * n
+    assert sorted(learn_value.moves_seen(np.arange(n * n), n, 5)) == list(range(n * n))
 
 
 def test_selfplay_writes_whole_games_and_resumes(tmp_path):
@@ -151,6 +208,17 @@ def test_selfplay_writes_whole_games_and_resumes(tmp_path):
     assert recs[0]["moves"] != recs[1]["moves"]
     assert learn_value.selfplay(conf, games=3, seed=40, jobs=1, out=out, echo=lambda s: None) == 1
     assert len(learn_value.read_records(out)) == 3
+    assert not any(r["value"] for r in recs)
+
+
+def test_selfplay_can_search_with_the_network():
+    """The next round's teacher: the same seed plays other moves with the network's priors, and
+    the record says which search played it."""
+    conf = learn_value.SelfPlay(size=9, playouts=200, sample_plies=0, max_plies=10)
+    plain = learn_value.play_game(conf, seed=3)
+    net = learn_value.play_game(dataclasses.replace(conf, value=True), seed=3)
+    assert net["value"] is True and plain["value"] is False
+    assert net["moves"] != plain["moves"] and len(net["moves"]) == len(plain["moves"]) == 10
 
 
 def test_positions_are_labelled_for_the_side_to_move(tmp_path):
@@ -160,6 +228,7 @@ def test_positions_are_labelled_for_the_side_to_move(tmp_path):
            "ownership": own, "resign_ply": None}
     pos = learn_value.positions([rec, {**rec, "winner": None}])
     assert len(pos.won) == len(moves) and set(pos.game) == {0}
+    assert list(pos.move) == [12, 24, 22, 25, 14, 25, 25]     # y * 5 + x, a pass 25
     movers = ["b", "w", "b", "w", "b", "w", "b"]
     assert list(pos.won) == [1.0 if m == "b" else 0.0 for m in movers]
     for i, m in enumerate(movers):
