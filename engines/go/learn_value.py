@@ -291,13 +291,12 @@ def write_header(w: dict, size: int, path: Path, source: str) -> None:
              *_c_array("VALUE_OWN_W", w["own_w"]),
              *_c_array("VALUE_FC1_W", w["fc1_w"]),
              *_c_array("VALUE_FC1_B", w["fc1_b"]),
-             *_c_array("VALUE_FC2_W", w["fc2_w"])]
-    if "pol_w" in w:
-        lines += ["#define VALUE_POLICY 1",
-                  f"#define VALUE_POL_B {c_float(w['pol_b'], 7)}",
-                  f"#define VALUE_PASS_B {c_float(w['pass_b'], 7)}",
-                  *_c_array("VALUE_POL_W", w["pol_w"]),
-                  *_c_array("VALUE_PASS_W", w["pass_w"])]
+             *_c_array("VALUE_FC2_W", w["fc2_w"]),
+             "#define VALUE_POLICY 1",
+             f"#define VALUE_POL_B {c_float(w['pol_b'], 7)}",
+             f"#define VALUE_PASS_B {c_float(w['pass_b'], 7)}",
+             *_c_array("VALUE_POL_W", w["pol_w"]),
+             *_c_array("VALUE_PASS_W", w["pass_w"])]
     atomic_write(path, "\n".join(lines) + "\n")
 
 
@@ -314,10 +313,9 @@ def read_header(path: Path) -> tuple[int, dict]:
          "conv_b": arrays["VALUE_CONV_B"].reshape(layers, c),
          "own_w": arrays["VALUE_OWN_W"], "own_b": np.float32(defs["VALUE_OWN_B"].rstrip("f")),
          "fc1_w": arrays["VALUE_FC1_W"].reshape(-1, c + 1), "fc1_b": arrays["VALUE_FC1_B"],
-         "fc2_w": arrays["VALUE_FC2_W"], "fc2_b": np.float32(defs["VALUE_FC2_B"].rstrip("f"))}
-    if "VALUE_POLICY" in defs:
-        w.update(pol_w=arrays["VALUE_POL_W"], pol_b=np.float32(defs["VALUE_POL_B"].rstrip("f")),
-                 pass_w=arrays["VALUE_PASS_W"], pass_b=np.float32(defs["VALUE_PASS_B"].rstrip("f")))
+         "fc2_w": arrays["VALUE_FC2_W"], "fc2_b": np.float32(defs["VALUE_FC2_B"].rstrip("f")),
+         "pol_w": arrays["VALUE_POL_W"], "pol_b": np.float32(defs["VALUE_POL_B"].rstrip("f")),
+         "pass_w": arrays["VALUE_PASS_W"], "pass_b": np.float32(defs["VALUE_PASS_B"].rstrip("f"))}
     return int(defs["VALUE_TRAINED_SIZE"]), w
 
 

@@ -145,10 +145,11 @@ static void value_prior(node *n, float won)
 }
 
 /* The network at b, the position after n's move: its value joins n's prior (not a pass's,
-   whose value the count decides), and gamma[] (SUM of them, over NLEGAL moves) become the
-   policy's strengths, 1 for an average move; returns their sum. */
-static float net_priors(node *n, const go_board *b, const uint16_t *legal, int nlegal,
-                        float *gamma, float sum)
+   whose value the count decides), and the policy's strengths of the NLEGAL moves (1 for an
+   average move) go to gamma[], their total to *sum; returns 0 when there is no policy (out of
+   memory), gamma[] untouched. */
+static int net_priors(node *n, const go_board *b, const uint16_t *legal, int nlegal,
+                      float *gamma, float *sum)
 {
     float prob[GO_MAX_POINTS + 1], total = 0;
     memset(prob, 0, sizeof prob);
@@ -161,13 +162,13 @@ static float net_priors(node *n, const go_board *b, const uint16_t *legal, int n
         total += prob[y * b->size + x];
     }
     if (!(total > 0))
-        return sum;      /* no policy (out of memory): the shapes stay */
-    float out = 0;
+        return 0;
+    *sum = 0;
     for (int i = 0; i < nlegal; i++) {
         go_xy(b, legal[i], &x, &y);
-        out += gamma[i] = prob[y * b->size + x] / total * nlegal;
+        *sum += gamma[i] = prob[y * b->size + x] / total * nlegal;
     }
-    return out;
+    return 1;
 }
 
 /* Prior of a move from its learned strength (shape.c): share = gamma / (gamma + the mean gamma
@@ -194,17 +195,15 @@ static int expand(go_search *s, node *n, const go_board *b, int net)
     float gamma[GO_MAX_CANDIDATES], sum = 0;
     int count = 0, nlegal = 0;
     memset(tmp, 0, sizeof tmp);
-    go_two_liberty_marks(b, marks);
-    for (int i = 0; i < b->nempty; i++) {
-        int p = b->empty[i];
-        if (go_board_check(b, b->to_move, p) != GO_OK)
-            continue;
-        legal[nlegal] = (uint16_t)p;
-        sum += gamma[nlegal] = go_move_gamma(b, b->to_move, p, marks);
-        nlegal++;
+    for (int i = 0; i < b->nempty; i++)
+        if (go_board_check(b, b->to_move, b->empty[i]) == GO_OK)
+            legal[nlegal++] = (uint16_t)b->empty[i];
+    /* The shapes' gammas only where the policy does not give the strengths. */
+    if (!(net && nlegal && net_priors(n, b, legal, nlegal, gamma, &sum))) {
+        go_two_liberty_marks(b, marks);
+        for (int i = 0; i < nlegal; i++)
+            sum += gamma[i] = go_move_gamma(b, b->to_move, legal[i], marks);
     }
-    if (net && nlegal)
-        sum = net_priors(n, b, legal, nlegal, gamma, sum);
     set_pass_prior(&tmp[count++], b);
     float order[GO_MAX_CANDIDATES];   /* gamma of tmp[j]: finer than the rounded prior */
     for (int i = 0; i < nlegal; i++) {
