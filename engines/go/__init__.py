@@ -30,9 +30,10 @@ The engine's Python API (``from engines.go import GoEngine, IllegalMove``)::
             #  'candidates': [{'move': (x, y) | None, 'visits': int, 'prior': float,
             #                  'winrate': float}], 'pv': [points],
             #  'ownership': [[float -1 (white) .. 1 (black)]]}
-        def reseed(self, seed)                        # restart the random stream (searches, judging)
         def final_score(self, playouts=1000) -> float
             # area score after judging dead stones, positive = black ahead, komi included
+            # (judging draws from its own stream, restarted each call: the position alone
+            #  decides the verdict)
         def dead_stones(self, playouts=1000) -> list[tuple[int, int]]
         def tromp_taylor_score(self) -> float         # no dead-stone removal
         def set_budget(self, playouts=None, seconds=None, threads=None)  # genmove/analyze defaults

@@ -1,7 +1,9 @@
 """GoEngine: the Python face of the C core (engines/go/core, built by engines/go/build_go.py).
 
 One engine holds one game and one search (the search reads the game and never changes it; its
-random stream, seeded by `seed`, also drives the judging playouts of final_score/dead_stones).
+random stream is seeded by `seed`). The judging playouts of final_score/dead_stones draw from a
+stream of their own, restarted at JUDGE_SEED for each verdict: a verdict depends on the position
+alone, not on the searches that ran before it.
 Calls are serialised by a lock per engine; the C search runs with the GIL released, so other
 Python threads keep running while it thinks.
 """
@@ -26,6 +28,7 @@ _WHY = {
 }
 DEFAULT_PLAYOUTS = 10000
 DEFAULT_JUDGE_PLAYOUTS = 1000
+JUDGE_SEED = 0         # go_core.js judges from the same seed: the page and the server agree
 
 
 class IllegalMove(ValueError):
@@ -53,7 +56,6 @@ class GoEngine:
         if search == ffi.NULL:
             raise MemoryError("the Go core could not allocate a search")
         self._searcher = ffi.gc(search, lib.go_search_free)
-        self._rng = lib.go_search_rng(search)
         self._lock = threading.Lock()
         self._playouts = DEFAULT_PLAYOUTS
         self._seconds = None
@@ -239,24 +241,24 @@ class GoEngine:
 
     # ---- scoring ------------------------------------------------------------------------------
 
-    def reseed(self, seed: int) -> None:
-        """Restart the random stream that searches and judging draw from at `seed`, so that a
-        verdict depends on the position alone, not on the searches that ran before it."""
-        with self._lock:
-            lib.go_rng_seed(self._rng, int(seed) & (2**64 - 1))
+    @staticmethod
+    def _judge_rng():
+        rng = ffi.new("go_rng *")
+        lib.go_rng_seed(rng, JUDGE_SEED)
+        return rng
 
     def tromp_taylor_score(self) -> float:
         return lib.go_game_tromp_taylor(self.game)
 
     def final_score(self, playouts=DEFAULT_JUDGE_PLAYOUTS) -> float:
         with self._lock:
-            return lib.go_game_final_score(self.game, int(playouts), self._rng)
+            return lib.go_game_final_score(self.game, int(playouts), self._judge_rng())
 
     def dead_stones(self, playouts=DEFAULT_JUDGE_PLAYOUTS) -> list:
         n = self.size
         out = ffi.new("uint8_t[]", n * n)
         with self._lock:
-            lib.go_game_dead_stones(self.game, int(playouts), self._rng, out)
+            lib.go_game_dead_stones(self.game, int(playouts), self._judge_rng(), out)
         return [(i % n, i // n) for i in range(n * n) if out[i]]
 
     def pass_alive(self) -> list:
@@ -273,7 +275,6 @@ class GoEngine:
             if self._game is not None:
                 ffi.release(self._game)
                 self._game = None
-                self._rng = None
                 ffi.release(self._searcher)
                 self._searcher = None
 

@@ -104,7 +104,6 @@ def result(engine, game: GoGame) -> dict | None:
         winner = "w" if game.color(len(game.moves) - 1) == "b" else "b"
         return {"winner": winner, "margin": None, "text": f"{winner.upper()}+R",
                 "by": "resignation", "dead": []}
-    engine.reseed(0)   # the same verdict whether or not the engine just searched (genmove)
     score = float(engine.final_score())
     winner = "b" if score > 0 else "w" if score < 0 else None
     text = f"{winner.upper()}+{abs(score):g}" if winner else "0"

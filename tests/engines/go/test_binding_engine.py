@@ -149,10 +149,10 @@ def test_budget_defaults_and_threads(engine):
     assert info["seconds"] <= 0.3 + 0.1 and info["playouts"] > 0
 
 
-def test_reseed_makes_the_verdict_independent_of_earlier_searches():
-    """Judging draws playouts from the search's stream, and so does a search after a pass (it
-    judges the game as it would end): after reseed, an engine that searched judges a position
-    exactly as a fresh one does (a few judging playouts on an unsettled position: the verdict
+def test_the_verdict_depends_on_the_position_alone():
+    """Judging draws its playouts from a stream of its own, restarted for each verdict: an
+    engine that searched, or judged before, or was seeded otherwise, judges a position exactly
+    as a fresh one does (a few judging playouts on an unsettled position, where the verdict
     depends on the draws)."""
     import random
     rng = random.Random(3)
@@ -163,15 +163,14 @@ def test_reseed_makes_the_verdict_independent_of_earlier_searches():
             e.play(e.to_move, m)
             moves.append(m)
 
-    def verdict(searched, reseed):
-        with GoEngine(size=9, seed=0) as e:
+    def verdicts(searched, seed):
+        with GoEngine(size=9, seed=seed) as e:
             for m in moves + [None]:
                 e.play(e.to_move, m)
             if searched:
                 e.analyze(e.to_move, playouts=300)
-            if reseed:
-                e.reseed(0)
-            return [(e.final_score(3), tuple(e.dead_stones(3))) for _ in range(5)]
+            return [(e.final_score(playouts), tuple(e.dead_stones(playouts))) for playouts in (3, 3, 4, 3)]
 
-    assert verdict(True, True) == verdict(False, True) == verdict(False, False)
-    assert verdict(True, False) != verdict(False, False)   # what reseed is for
+    fresh = verdicts(False, 0)
+    assert fresh == verdicts(True, 0) == verdicts(True, 7)
+    assert fresh[0] == fresh[1] == fresh[3] and fresh[2] != fresh[0]   # the draws matter here

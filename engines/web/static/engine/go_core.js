@@ -3,6 +3,10 @@
 import { hex64 } from "./core.js";
 
 export const BLACK = 1, WHITE = 2;
+// Judging draws its playouts from a stream of its own, restarted at this seed for each verdict,
+// as GoEngine.JUDGE_SEED: a verdict depends on the position alone, and the page and the server
+// give the same one.
+const JUDGE_SEED = 0n;
 export const ERRORS = { 1: "occupied", 2: "suicide", 3: "ko", 4: "superko", 5: "off board",
                         6: "wrong colour", 7: "bad size", 8: "out of memory" };
 
@@ -14,11 +18,13 @@ export class GoGame {
     this.size = size;
     const points = 2 * 19 * 19;
     this.buf = core.alloc(4 * points + 4);  // x,y pairs out, then a count
+    this.judge = core.alloc(core.sizeof("go_rng"));
   }
 
   free() {
     this.core.fn.go_game_free(this.ptr);
     this.core.free(this.buf);
+    this.core.free(this.judge);
     this.ptr = 0;
   }
 
@@ -36,12 +42,18 @@ export class GoGame {
     return found ? this.core.read(this.buf, "i32", 2) : null;
   }
 
-  // Area score with dead stones judged by PLAYOUTS playouts from RNG (a GoSearch's stream).
-  finalScore(playouts, rng) { return this.core.fn.go_game_final_score(this.ptr, playouts, rng); }
+  // The judging stream, restarted.
+  judgeRng() {
+    this.core.fn.go_rng_seed(this.judge, JUDGE_SEED);
+    return this.judge;
+  }
 
-  deadStones(playouts, rng) {
+  // Area score with dead stones judged by PLAYOUTS playouts.
+  finalScore(playouts) { return this.core.fn.go_game_final_score(this.ptr, playouts, this.judgeRng()); }
+
+  deadStones(playouts) {
     const n = this.size * this.size;
-    this.core.fn.go_game_dead_stones(this.ptr, playouts, rng, this.buf);
+    this.core.fn.go_game_dead_stones(this.ptr, playouts, this.judgeRng(), this.buf);
     const marks = new Uint8Array(this.core.fn.memory.buffer, this.buf, n).slice();
     const out = [];
     for (let i = 0; i < n; i++) if (marks[i]) out.push([i % this.size, Math.floor(i / this.size)]);
@@ -76,12 +88,6 @@ export class GoSearch {
     this.opts = core.alloc(core.sizeof("go_search_opts"));
     this.res = core.alloc(core.sizeof("go_search_result"));
   }
-
-  // The search's random stream (go_search_rng), for GoGame.finalScore and deadStones.
-  get rng() { return this.core.fn.go_search_rng(this.ptr); }
-
-  // Restart that stream at SEED (GoEngine.reseed), so a verdict depends on the position alone.
-  reseed(seed) { this.core.fn.go_rng_seed(this.rng, BigInt(seed)); }
 
   free() {
     this.core.fn.go_search_free(this.ptr);

@@ -160,11 +160,10 @@ class Session {
       const winner = colorOf(game.moves.length - 1) === "b" ? "w" : "b";
       return { winner, margin: null, text: `${winner.toUpperCase()}+R`, by: "resignation", dead: [] };
     }
-    this.search.reseed(0);   // as session.py: the same verdict whether or not genmove searched
-    const score = this.board.finalScore(CONFIG.JUDGE_PLAYOUTS, this.search.rng);
+    const score = this.board.finalScore(CONFIG.JUDGE_PLAYOUTS);
     const winner = score > 0 ? "b" : score < 0 ? "w" : null;
     const text = winner ? `${winner.toUpperCase()}+${Math.abs(score)}` : "0";
-    const dead = this.board.deadStones(CONFIG.JUDGE_PLAYOUTS, this.search.rng).map((p) => toGtp(p, game.size));
+    const dead = this.board.deadStones(CONFIG.JUDGE_PLAYOUTS).map((p) => toGtp(p, game.size));
     return { winner, margin: Math.abs(score), text, by: "score", dead };
   }
 
