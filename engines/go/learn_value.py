@@ -17,6 +17,8 @@ network (expert iteration).
 A record: {"seed", "size", "komi", "playouts", "sample_plies", "max_plies", "value",
 "moves": [[x, y] or null for a pass, ...],
 "winrates": [the search's chance for the side to move before each move, ...],
+"visits": [[[move, visits], ...] for each move: the search's visits of the root's children, a
+move as y * size + x, size * size for a pass],
 "winner": "b", "w" or null (a drawn count), "score" (black's, komi included), "ownership"
 (row-major, black +1 to white -1), "resign_ply" (where the engine first called it lost, or
 null)}.
@@ -25,8 +27,8 @@ null)}.
 
 `fit` trains one network with three heads on every position of the decided games: the value
 toward the game's result (blended with the search's estimate), the ownership toward the final
-ownership, and the policy toward the move the self-play search chose (cross-entropy over the
-empty points and a pass). The search evaluates it once per node it expands when asked to
+ownership, and the policy toward the self-play search's visits of each move (cross-entropy
+over the empty points and a pass; records without visits teach the move the search chose). The search evaluates it once per node it expands when asked to
 (`go_search_opts.value`): the policy sets the children's priors, the value the node's.
 """
 from __future__ import annotations
@@ -75,7 +77,7 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
     rng = random.Random(f"go-value:{seed}")
     eng = GoEngine(size=conf.size, komi=conf.komi, seed=seed, value=conf.value)
     eng.set_budget(playouts=conf.playouts)
-    moves, winrates, resign_ply, passes, ownership = [], [], None, 0, None
+    moves, winrates, visits, resign_ply, passes, ownership = [], [], [], None, 0, None
     try:
         while passes < 2 and len(moves) < conf.max_plies:
             color = eng.to_move
@@ -91,6 +93,7 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
                 move = cands[0]["move"]
                 eng.play(color, move)
             moves.append(list(move) if move else None)
+            visits.append([[_index(c["move"], conf.size), c["visits"]] for c in cands])
             winrates.append(round(a["winrate"], 3))
             passes = passes + 1 if move is None else 0
             ownership = a["ownership"]
@@ -98,9 +101,15 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
     finally:
         eng.close()
     winner = None if not score else ("b" if score > 0 else "w")
-    return {"seed": seed, **asdict(conf), "moves": moves, "winrates": winrates, "winner": winner,
+    return {"seed": seed, **asdict(conf), "moves": moves, "winrates": winrates, "visits": visits,
+            "winner": winner,
             "score": score, "resign_ply": resign_ply,
             "ownership": [round(v, 3) for row in ownership for v in row] if ownership else None}
+
+
+def _index(move, size: int) -> int:
+    """A move as the network's policy numbers it: y * size + x, size * size for a pass."""
+    return move[1] * size + move[0] if move else size * size
 
 
 def _play(task):
@@ -143,10 +152,12 @@ class Positions:
     game: np.ndarray     # (n,) index of the game (held-out games are whole games)
     searched: np.ndarray  # (n,) the self-play search's chance for the side to move, NaN if not recorded
     move: np.ndarray     # (n,) the move the self-play search chose: y * size + x, size * size a pass
+    policy: np.ndarray   # (n, size * size + 1) float16: what the policy learns, the self-play
+    #                      search's visits as shares (the chosen move alone where not recorded)
 
     def subset(self, mask: np.ndarray) -> "Positions":
         return Positions(self.planes[mask], self.won[mask], self.owner[mask], self.game[mask],
-                         self.searched[mask], self.move[mask])
+                         self.searched[mask], self.move[mask], self.policy[mask])
 
     def target(self, search_weight: float) -> np.ndarray:
         """What the value learns: the game's result, blended with the self-play search's own
@@ -174,10 +185,11 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
         raise BadRecords("no decided game with a final ownership: play games with `selfplay`")
     n = kept[0]["size"]
     buf = ffi.new("float[]", lib.GO_VALUE_PLANES * n * n)
-    planes, won, owner, game, searched, chosen = [], [], [], [], [], []
+    planes, won, owner, game, searched, chosen, policy = [], [], [], [], [], [], []
     for gi, rec in enumerate(kept):
         final = np.array(rec["ownership"], dtype=np.float32).reshape(n, n)
         winrates = rec.get("winrates") or [float("nan")] * len(rec["moves"])
+        visits = rec.get("visits") or [None] * len(rec["moves"])
         stop = len(rec["moves"]) if rec["resign_ply"] is None else rec["resign_ply"] + after_resign
         with GoEngine(size=n, komi=rec["komi"]) as eng:
             for ply, move in enumerate(rec["moves"][:stop]):
@@ -188,13 +200,34 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 owner.append(final if me == "b" else -final)
                 game.append(gi)
                 searched.append(winrates[ply])
-                chosen.append(move[1] * n + move[0] if move else n * n)
+                chosen.append(_index(move, n))
+                policy.append(_shares(_taught(visits[ply], chosen[-1], ply >= rec.get("sample_plies", 0)), n))
                 eng.play(me, tuple(move) if move else None)
         if echo and (gi + 1) % 500 == 0:
             echo(f"positions: {gi + 1}/{len(kept)} games, {len(won)} positions")
     return Positions(np.stack(planes).reshape(-1, lib.GO_VALUE_PLANES, n, n),
                      np.array(won, dtype=np.float32), np.stack(owner), np.array(game),
-                     np.array(searched, dtype=np.float32), np.array(chosen, dtype=np.int16))
+                     np.array(searched, dtype=np.float32), np.array(chosen, dtype=np.int16),
+                     np.stack(policy))
+
+
+def _taught(visits, move: int, searched: bool):
+    """What the policy learns at a ply: the search's VISITS, or the MOVE alone where they were
+    not recorded, or where the search played another move than its most visited one by rule
+    (a settling capture, a pass when the game is won) while it chose by its visits (SEARCHED:
+    not one of the first moves drawn for variety)."""
+    counts = dict(visits or [])
+    if not counts or (searched and counts.get(move, -1) < max(counts.values())):
+        return [[move, 1]]
+    return visits
+
+
+def _shares(visits, size: int) -> np.ndarray:
+    """A record's [[move, visits], ...] as each move's share of the visits."""
+    row = np.zeros(size * size + 1, np.float32)
+    for move, n in visits:
+        row[move] += n
+    return (row / row.sum()).astype(np.float16)
 
 
 # ---- the network --------------------------------------------------------------------------
@@ -374,21 +407,19 @@ def symmetric(x: np.ndarray, k: int) -> np.ndarray:
     return np.flip(x, axis=-1) if k >= 4 else x
 
 
-def moves_seen(move: np.ndarray, size: int, k: int) -> np.ndarray:
-    """Move indices (y * size + x; a pass, size * size, stays) where symmetry K takes them: the
-    point that symmetric() moves a plane's value at MOVE to."""
-    where = np.empty(size * size + 1, np.int64)
-    where[symmetric(np.arange(size * size).reshape(size, size), k).ravel()] = np.arange(size * size)
-    where[size * size] = size * size
-    return where[move.astype(np.int64)]
+def policy_seen(policy: np.ndarray, size: int, k: int) -> np.ndarray:
+    """Rows of a policy (size * size points row-major, then a pass) seen through symmetry K:
+    each point's share goes where symmetric() takes the planes' point; a pass stays a pass."""
+    pts = symmetric(policy[:, :-1].reshape(-1, size, size), k).reshape(len(policy), -1)
+    return np.concatenate([pts, policy[:, -1:]], axis=1)
 
 
 def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: float = 2e-3,
           own_weight: float = 1.0, search_weight: float = 0.0, policy_weight: float = 1.0,
           seed: int = 0, echo=print) -> dict:
     """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT); ownership:
-    squared error, weighted OWN_WEIGHT; policy: cross-entropy with the move the self-play
-    search chose, weighted POLICY_WEIGHT), each batch seen through a random symmetry; Adam with
+    squared error, weighted OWN_WEIGHT; policy: cross-entropy with pos.policy, the self-play
+    search's visits, weighted POLICY_WEIGHT), each batch seen through a random symmetry; Adam with
     a one-cycle learning rate."""
     torch = _torch()
     torch.manual_seed(seed)
@@ -406,7 +437,8 @@ def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: flo
         own_t = _symmetry(torch, torch.from_numpy(pos.owner[idx]), k)
         logit, own, pol = net(x)
         loss_v = torch.nn.functional.binary_cross_entropy_with_logits(logit, torch.from_numpy(target[idx]))
-        loss_p = torch.nn.functional.cross_entropy(pol, torch.from_numpy(moves_seen(pos.move[idx], size, k)))
+        pol_t = policy_seen(pos.policy[idx].astype(np.float32), size, k)
+        loss_p = torch.nn.functional.cross_entropy(pol, torch.from_numpy(pol_t))
         loss = loss_v + own_weight * ((own - own_t) ** 2).mean() + policy_weight * loss_p
         opt.zero_grad()
         loss.backward()
@@ -462,7 +494,7 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, seed, jobs, o
               help="Share of the target taken from the self-play search's own estimate, where the "
                    "records hold it (the rest: the game's result).")
 @click.option("--policy-weight", default=1.0, show_default=True, type=click.FloatRange(0),
-              help="Weight of the policy loss (the move the self-play search chose).")
+              help="Weight of the policy loss (the self-play search's visits).")
 @click.option("--threads", default=2, show_default=True, help="PyTorch's threads.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C weights here.")
 def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight, policy_weight,
@@ -503,8 +535,9 @@ def report_holdout(w: dict, held: Positions, echo=print) -> None:
     logits -= logits.max(axis=1, keepdims=True)
     logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     chosen = logp[np.arange(len(y)), held.move.astype(np.int64)]
+    visits = -(held.policy.astype(np.float32) * np.where(np.isinf(logp), 0, logp)).sum(axis=1)
     echo(f"held out, the policy: the search's move first {np.mean(logits.argmax(axis=1) == held.move):.1%}, "
-         f"log loss {-chosen.mean():.3f}")
+         f"log loss {-chosen.mean():.3f} (against the search's visits {visits.mean():.3f})")
     have = ~np.isnan(held.searched)
     if have.any():
         q, yq = held.searched[have], y[have]

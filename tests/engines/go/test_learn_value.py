@@ -178,17 +178,23 @@ def test_the_policy_orders_the_searchs_moves():
 
 
 def test_the_policy_learns_each_move_where_the_symmetry_takes_it():
-    """Training sees each position through one of 8 symmetries: the chosen move must turn with
-    the planes, a pass staying a pass."""
+    """Training sees each position through one of 8 symmetries: each point's share of the
+    visits must turn with the planes (a stone on that point), a pass staying a pass."""
     n = 5
-    moves = np.array([0, 3, 7, 19, 24, 25])
+    policy = np.zeros((3, n * n + 1), np.float32)
+    policy[0, 3] = 1                               # (3, 0)
+    policy[1, [0, 2 * n + 4]] = 0.25, 0.75          # (0, 0) and (4, 2)
+    policy[2, [n * n, 7]] = 0.5, 0.5                # a pass and (2, 1)
     for k in range(8):
-        plane = np.zeros((len(moves), n * n + 1))
-        plane[np.arange(len(moves)), moves] = 1
-        turned = learn_value.symmetric(plane[:, :-1].reshape(-1, n, n), k).reshape(len(moves), -1)
-        seen = learn_value.moves_seen(moves, n, k)
-        assert list(seen[:-1]) == list(turned[:-1].argmax(axis=1)) and seen[-1] == n * n
-    assert sorted(learn_value.moves_seen(np.arange(n * n), n, 5)) == list(range(n * n))
+        seen = learn_value.policy_seen(policy, n, k)
+        assert np.allclose(seen.sum(axis=1), 1) and seen[2, n * n] == 0.5
+        for row, m in ((0, 3), (1, 2 * n + 4), (2, 7)):
+            stone = np.zeros((n, n))
+            stone[m // n, m % n] = 1
+            turned = learn_value.symmetric(stone, k).ravel()
+            assert seen[row, :-1][turned.argmax()] == policy[row, m]
+        assert seen[1, [0, n - 1, n * (n - 1), n * n - 1]].max() == 0.25   # a corner stays a corner
+    assert len({tuple(learn_value.policy_seen(policy, n, k)[0]) for k in range(8)}) == 8
 
 
 def test_selfplay_writes_whole_games_and_resumes(tmp_path):
@@ -201,6 +207,9 @@ def test_selfplay_writes_whole_games_and_resumes(tmp_path):
         assert r["size"] == 7 and len(r["ownership"]) == 49
         assert len(r["winrates"]) == len(r["moves"]) and all(0 <= q <= 1 for q in r["winrates"])
         assert r["moves"][-2:] == [None, None]      # played out to two passes
+        assert len(r["visits"]) == len(r["moves"]) and any(len(v) > 3 for v in r["visits"])
+        for m, visits in zip(r["moves"][:conf.sample_plies], r["visits"]):
+            assert (m[1] * 7 + m[0] if m else 49) in dict(visits)    # drawn from the visits
         assert (r["winner"] == "b") == (r["score"] > 0) and r["winner"] is not None
         with GoEngine(size=7, komi=r["komi"]) as e:  # every move legal in turn
             for m in r["moves"]:
@@ -234,6 +243,14 @@ def test_positions_are_labelled_for_the_side_to_move(tmp_path):
     for i, m in enumerate(movers):
         assert pos.owner[i].ravel()[0] == (1.0 if m == "b" else -1.0)
         assert pos.planes[i][PLANES.index("black_to_move")].all() == (m == "b")
+    assert np.array_equal(pos.policy.argmax(axis=1), pos.move) and (pos.policy.max(axis=1) == 1).all()
+    visits = [[[12, 30], [13, 10]]] + [[[m, 1]] for m in [24, 22, 25, 14, 25, 25]]
+    visits[2] = [[22, 5], [3, 9]]        # played by rule (a settling move), not the most visited
+    shared = learn_value.positions([{**rec, "visits": visits}])
+    assert shared.policy[0, 12] == 0.75 and shared.policy[0, 13] == 0.25
+    assert np.array_equal(shared.policy[1:], pos.policy[1:])
+    drawn = learn_value.positions([{**rec, "visits": visits, "sample_plies": 3}])
+    assert drawn.policy[2, 22] == np.float16(5 / 14) and drawn.policy[2, 3] == np.float16(9 / 14)
     cut = learn_value.positions([{**rec, "resign_ply": 2}], after_resign=1)
     assert len(cut.won) == 3
     assert np.isnan(pos.searched).all() and np.array_equal(pos.target(0.5), pos.won)
