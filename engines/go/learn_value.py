@@ -28,8 +28,9 @@ null)}.
 `fit` trains one network with three heads on every position of the decided games: the value
 toward the game's result (blended with the search's estimate), the ownership toward the final
 ownership, and the policy toward the self-play search's visits of each move (cross-entropy
-over the empty points and a pass; records without visits teach the move the search chose). The search evaluates it once per node it expands when asked to
-(`go_search_opts.value`): the policy sets the children's priors, the value the node's.
+over the empty points and a pass; records without visits teach the move the search chose).
+The search evaluates it once per node it expands when asked to (`go_search_opts.value`): the
+policy sets the children's priors, the value the node's.
 """
 from __future__ import annotations
 
@@ -102,8 +103,7 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
         eng.close()
     winner = None if not score else ("b" if score > 0 else "w")
     return {"seed": seed, **asdict(conf), "moves": moves, "winrates": winrates, "visits": visits,
-            "winner": winner,
-            "score": score, "resign_ply": resign_ply,
+            "winner": winner, "score": score, "resign_ply": resign_ply,
             "ownership": [round(v, 3) for row in ownership for v in row] if ownership else None}
 
 
@@ -201,7 +201,8 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 game.append(gi)
                 searched.append(winrates[ply])
                 chosen.append(_index(move, n))
-                policy.append(_shares(_taught(visits[ply], chosen[-1], ply >= rec.get("sample_plies", 0)), n))
+                drawn = ply < rec.get("sample_plies", 0)
+                policy.append(_shares(_taught(visits[ply], chosen[-1], not drawn), n))
                 eng.play(me, tuple(move) if move else None)
         if echo and (gi + 1) % 500 == 0:
             echo(f"positions: {gi + 1}/{len(kept)} games, {len(won)} positions")
