@@ -1,6 +1,6 @@
 """The C cores in the browser build: module sizes and search speed against the native core.
 
-    .venv/bin/python bench/wasm_bench.py [--playouts 20000] [--rounds 3]
+    .venv/bin/python bench/wasm_bench.py [--playouts 20000] [--rounds 3] [--value]
 
 Builds every core with engines/wasm.py into a scratch directory (size reported), then runs the
 same Go searches (fixed playouts, one thread, 9x9 opening and a middle-game position, seeds
@@ -8,6 +8,10 @@ same Go searches (fixed playouts, one thread, 9x9 opening and a middle-game posi
 build, interleaved round by round, and in Chromium's Web Worker (engine/worker.js, the page's
 in-page engine, serving an analyze of the same playouts; the static files from http.server);
 the figure is wasm playouts/s as a share of native (issue target: at least 60%).
+
+`--value` searches with the learned network (go_search_opts.value) natively and in Node: its
+cost in the browser build. The Chromium worker is left out then: the in-page engine searches
+without the network.
 """
 from __future__ import annotations
 
@@ -44,14 +48,14 @@ def middle_game(moves=30, seed=3) -> list[list[int]]:
     return played
 
 
-def native_run(moves, playouts, seed) -> float:
+def native_run(moves, playouts, seed, value=False) -> float:
     game = lib.go_game_new(9, 7.0, 1)
     cap, ncap = ffi.new("int[]", 200), ffi.new("int*")
     for c, x, y in moves:
         lib.go_game_play(game, c, x, y, cap, ncap)
     search = lib.go_search_new(seed)
     opts, res = ffi.new("go_search_opts*"), ffi.new("go_search_result*")
-    opts.playouts, opts.threads, opts.reuse = playouts, 1, 0
+    opts.playouts, opts.threads, opts.reuse, opts.value = playouts, 1, 0, int(value)
     t = time.perf_counter()
     lib.go_search_run(search, game, lib.go_game_to_move(game), opts, res)
     seconds = time.perf_counter() - t
@@ -64,12 +68,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--playouts", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--value", action="store_true",
+                        help="search with the learned network (native and Node only)")
     args = parser.parse_args()
     node = shutil.which("node")
     node_version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"conditions: {platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}, "
           f"clang for wasm32-wasi -O3, Node {node_version}, {args.playouts} playouts x "
-          f"{args.rounds} rounds x 2 positions, 9x9, 1 thread")
+          f"{args.rounds} rounds x 2 positions, 9x9, 1 thread, "
+          f"{'with' if args.value else 'without'} the learned network")
     middle = middle_game()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
@@ -80,23 +87,25 @@ def main() -> int:
         native, in_wasm, load_ms = {"opening": [], "middle": []}, {"opening": [], "middle": []}, []
         for r in range(args.rounds):
             for name, moves in (("opening", []), ("middle", middle)):
-                native[name].append(native_run(moves, args.playouts, 1 + r))
+                native[name].append(native_run(moves, args.playouts, 1 + r, args.value))
             done = subprocess.run([node, str(ROOT / "bench" / "wasm_speed.mjs"), str(out),
                                    str(ROOT / "engines" / "web" / "static"), str(args.playouts),
-                                   "1", json.dumps(middle)],
+                                   "1", json.dumps(middle), "1" if args.value else "0"],
                                   capture_output=True, text=True, check=True)
             report = json.loads(done.stdout)
             load_ms.append(report["loadMs"])
             for run in report["runs"]:
                 in_wasm[run["position"]].append(run["playouts"] / run["seconds"])
-        browser = chromium_worker(out, middle, args.playouts, args.rounds)
-    print(f"  module load + instantiate in Node: median {statistics.median(load_ms):.1f} ms; "
-          f"Chromium worker ready {browser['ready_ms']:.0f} ms after the page's load")
+        browser = None if args.value else chromium_worker(out, middle, args.playouts, args.rounds)
+    print(f"  module load + instantiate in Node: median {statistics.median(load_ms):.1f} ms"
+          + (f"; Chromium worker ready {browser['ready_ms']:.0f} ms after the page's load" if browser else ""))
     for name in ("opening", "middle"):
         n, w = statistics.median(native[name]), statistics.median(in_wasm[name])
-        c = statistics.median(browser[name])
-        print(f"  {name:8s} native {n:9,.0f} playouts/s   wasm Node {w:9,.0f} ({w / n:.0%})   "
-              f"wasm Chromium worker {c:9,.0f} ({c / n:.0%})")
+        line = f"  {name:8s} native {n:9,.0f} playouts/s   wasm Node {w:9,.0f} ({w / n:.0%})"
+        if browser:
+            c = statistics.median(browser[name])
+            line += f"   wasm Chromium worker {c:9,.0f} ({c / n:.0%})"
+        print(line)
     return 0
 
 

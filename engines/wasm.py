@@ -1,7 +1,9 @@
 """A C core for the browser: engines/GAME/core/*.c compiled to engines/web/static/wasm/GAME.wasm.
 
 The sources are the native build's (every core/*.c, as `engines.cbuild.core_sources` lists them), compiled by clang for
-wasm32-wasi; the one difference between the two builds is engines/platform/core_platform.h. The
+wasm32-wasi with SIMD (-msimd128: value.c's vectors become 128-bit operations; lane by lane the
+same IEEE arithmetic, no fused multiply-add, so results stay bit for bit the native build's);
+the one difference between the two builds is engines/platform/core_platform.h. The
 module exports every function of the core's binding section (the same list cffi binds), malloc
 and free, and `soloshop_layout`: the sizes and field offsets of the section's structs as this
 target lays them out (a `long` is 4 bytes here), which the page's loader reads by name from
@@ -33,7 +35,7 @@ HEADERS = {"go": "go.h", "gomoku": "gomoku.h", "quoridor": "quoridor.h"}
 ALLOWED_IMPORTS = {("env", "now_seconds")}  # core_platform.h's host clock
 EXTRA_EXPORTS = ("malloc", "free")
 STACK_BYTES = 1 << 20  # the cores keep boards and results on the stack (wasm-ld's default: 64 KB)
-CLANG_FLAGS = ("--target=wasm32-wasi", "-O3", "-std=gnu11", "-DNDEBUG", "-nostartfiles",
+CLANG_FLAGS = ("--target=wasm32-wasi", "-O3", "-msimd128", "-std=gnu11", "-DNDEBUG", "-nostartfiles",
                "-Wl,--no-entry", "-Wl,--strip-all", f"-Wl,-z,stack-size={STACK_BYTES}")
 TOOLCHAIN_HINT = "install clang lld wasi-libc libclang-rt-dev-wasm32 (Debian), or run `make`"
 

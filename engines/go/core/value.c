@@ -72,9 +72,10 @@ static void value_clear_border(float *planes, int count, int s)
 }
 
 /* Eight floats as one value: GCC and clang compile its arithmetic to SIMD instructions where the
-   target has them (two SSE2 halves on any x86-64, one AVX register where the CPU has AVX2), to
-   plain code elsewhere. Each lane computes what scalar code would, in the same order and with
-   no fused multiply-add, so every build values a position bit for bit alike. */
+   target has them (two SSE2 halves on any x86-64, one AVX register where the CPU has AVX2, two
+   simd128 halves in the WebAssembly build), to plain code elsewhere. Each lane computes what
+   scalar code would, in the same order and with no fused multiply-add, so every build values
+   a position bit for bit alike. */
 typedef float value_v8 __attribute__((vector_size(32)));
 
 #if defined(__x86_64__) && defined(__linux__)

@@ -27,20 +27,24 @@ const games = request.games.map(({ size, komi, superko, moves, probes }) => {
     seen.captures = [game.captures(1), game.captures(2)];
     plies.push(seen);
   });
+  const n = game.size * game.size + 1, policy = core.alloc(4 * n);
   const end = { hash: game.hash(), board: game.board(), score: game.trompTaylor(),
-                value: core.fn.go_game_value(game.ptr, 0), plies };
+                value: core.fn.go_game_value(game.ptr, 0),
+                policy_value: core.fn.go_game_value_policy(game.ptr, 0, policy),
+                policy: core.read(policy, "f32", n), plies };
+  core.free(policy);
   game.free();
   return end;
 });
 
-const searches = request.searches.map(({ size, komi, moves, color, seed, playouts }) => {
+const searches = request.searches.map(({ size, komi, moves, color, seed, playouts, value }) => {
   const game = new GoGame(core, size, komi, true);
   for (const [c, x, y] of moves) game.play(c, x, y);
   const search = new GoSearch(core, seed);
-  const r = search.run(game, color, { playouts });
+  const r = search.run(game, color, { playouts, value });
   search.free();
   game.free();
-  return { move: r.move, winrate: r.winrate, playouts: r.playouts,
+  return { move: r.move, winrate: r.winrate, playouts: r.playouts, valued: r.valued,
            candidates: r.candidates.map((c) => [c.x, c.y, c.visits]), pv: r.pv };
 });
 

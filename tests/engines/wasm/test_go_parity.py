@@ -1,8 +1,8 @@
 """Parity, native against WebAssembly: the Go core built by engines/wasm.py and run in Node
 agrees with the native build call for call — on random games (hash, side to move, every legal
 move, a random legality probe, captures, undo, and at the end the board, the score and the
-learned value, bit for bit) and on searches with a fixed seed and playout budget (the chosen
-move, win rate, candidates and PV)."""
+learned value and policy, bit for bit) and on searches with a fixed seed and playout budget,
+with and without the network (the chosen move, win rate, candidates and PV)."""
 import random
 
 import pytest
@@ -53,24 +53,27 @@ def _native_game(size, seed, superko):
         plies.append(seen)
     chars = ffi.new("char[]", size * size)
     lib.go_game_board_chars(game, chars)
+    policy = ffi.new("float[]", size * size + 1)
     end = {"hash": f"{lib.go_game_hash(game):016x}", "board": ffi.string(chars, size * size).decode(),
            "score": lib.go_game_tromp_taylor(game), "value": lib.go_game_value(game, ffi.NULL),
-           "plies": plies}
+           "policy_value": lib.go_game_value_policy(game, ffi.NULL, policy),
+           "policy": list(policy), "plies": plies}
     lib.go_game_free(game)
     request = {"size": size, "komi": komi, "superko": superko, "moves": moves, "probes": probes}
     return request, end
 
 
-def _native_search(size, moves, color, seed, playouts):
+def _native_search(size, moves, color, seed, playouts, value):
     game = lib.go_game_new(size, 7.0, 1)
     cap, ncap = ffi.new("int[]", 2 * 19 * 19), ffi.new("int*")
     for c, x, y in moves:
         assert lib.go_game_play(game, c, x, y, cap, ncap) == 0
     search = lib.go_search_new(seed)
     opts, res = ffi.new("go_search_opts*"), ffi.new("go_search_result*")
-    opts.playouts, opts.threads, opts.reuse = playouts, 1, 1
+    opts.playouts, opts.threads, opts.reuse, opts.value = playouts, 1, 1, int(value)
     assert lib.go_search_run(search, game, color, opts, res) == 0
     seen = {"move": [res.move_x, res.move_y], "winrate": res.winrate, "playouts": res.playouts,
+            "valued": res.valued,
             "candidates": [[res.cand_x[i], res.cand_y[i], res.cand_visits[i]]
                            for i in range(res.ncandidates)],
             "pv": [[res.pv_x[i], res.pv_y[i]] for i in range(res.npv)]}
@@ -97,19 +100,21 @@ def test_random_games_agree_ply_by_ply(wasm_dir, size, games):
 def test_searches_with_a_fixed_seed_choose_the_same_move(wasm_dir):
     rng = random.Random(7)
     requests, expected = [], []
-    for i in range(6):
-        size = (9, 9, 13)[i % 3]
+    for i in range(8):
+        size = (9, 9, 13, 9)[i % 4]
         request, _ = _native_game(size, 500 + i, superko=True)
         moves = [m for m in request["moves"][:rng.randrange(0, 30)] if m[1] != UNDO]
         moves = _replayable(size, moves)
         color = 1 if len(moves) % 2 == 0 else 2
         search = {"size": size, "komi": 7.0, "moves": moves, "color": color, "seed": 11 + i,
-                  "playouts": 1500}
+                  "playouts": 1500, "value": i >= 4}     # the network's priors: 9x9 only
         requests.append(search)
-        expected.append(_native_search(size, moves, color, search["seed"], search["playouts"]))
+        expected.append(_native_search(size, moves, color, search["seed"], search["playouts"],
+                                       search["value"]))
     got = run_node(HERE / "go_replay.mjs", {"games": [], "searches": requests}, wasm_dir)
     for i, (w, n) in enumerate(zip(got["searches"], expected)):
         assert w["playouts"] == n["playouts"] == 1500
+        assert (n["valued"] > 0) == (requests[i]["value"] and requests[i]["size"] == 9)
         assert w == n, f"search {i}: wasm chose {w['move']} ({w['winrate']:.4f}), native {n['move']} ({n['winrate']:.4f})"
 
 
