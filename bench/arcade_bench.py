@@ -82,8 +82,8 @@ def summary(values_ms) -> str:
 
 
 def bench_reply(url: str, records) -> None:
-    from engines.go import GoEngine
     from engines.go.coords import from_gtp
+    from engines.web.go.session import new_engine
 
     through_api, in_process = [], []
     for record in records:
@@ -92,7 +92,7 @@ def bench_reply(url: str, records) -> None:
         response = httpx.post(f"{url}/api/go/genmove", json={"game": game}, timeout=30)
         through_api.append((time.perf_counter() - started) * 1000)
         response.raise_for_status()
-        with GoEngine(size=9, komi=7.0, seed=0, threads=1) as engine:
+        with new_engine(size=9, komi=7.0, seed=0) as engine:    # the server's engine
             for ply, vertex in enumerate(record):
                 engine.play("b" if ply % 2 == 0 else "w", from_gtp(vertex, 9))
             started = time.perf_counter()

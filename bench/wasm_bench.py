@@ -5,13 +5,13 @@
 Builds every core with engines/wasm.py into a scratch directory (size reported), then runs the
 same Go searches (fixed playouts, one thread, 9x9 opening and a middle-game position, seeds
 1..ROUNDS, no tree reuse) natively through the cffi binding and in Node on the WebAssembly
-build, interleaved round by round, and in Chromium's Web Worker (engine/worker.js, the page's
-in-page engine, serving an analyze of the same playouts; the static files from http.server);
-the figure is wasm playouts/s as a share of native (issue target: at least 60%).
+build, interleaved round by round; the figure is wasm playouts/s as a share of native (issue
+target: at least 60%).
 
-`--value` searches with the learned network (go_search_opts.value) natively and in Node: its
-cost in the browser build. The Chromium worker is left out then: the in-page engine searches
-without the network.
+`--value` searches with the learned network (go_search_opts.value), as the page does: its cost
+in the browser build. Then Chromium's Web Worker is measured too (engine/worker.js, the page's
+in-page engine, which searches with the network, serving an analyze of the same playouts; the
+static files from http.server).
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def main() -> int:
     parser.add_argument("--playouts", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--value", action="store_true",
-                        help="search with the learned network (native and Node only)")
+                        help="search with the learned network, and measure the page's engine too")
     args = parser.parse_args()
     node = shutil.which("node")
     node_version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
@@ -96,7 +96,7 @@ def main() -> int:
             load_ms.append(report["loadMs"])
             for run in report["runs"]:
                 in_wasm[run["position"]].append(run["playouts"] / run["seconds"])
-        browser = None if args.value else chromium_worker(out, middle, args.playouts, args.rounds)
+        browser = chromium_worker(out, middle, args.playouts, args.rounds) if args.value else None
     print(f"  module load + instantiate in Node: median {statistics.median(load_ms):.1f} ms"
           + (f"; Chromium worker ready {browser['ready_ms']:.0f} ms after the page's load" if browser else ""))
     for name in ("opening", "middle"):

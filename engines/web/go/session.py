@@ -27,9 +27,10 @@ def _engine_module():
 
 
 def new_engine(**options):
-    """A GoEngine (the plugin's engine factory); one search thread per request."""
+    """A GoEngine (the plugin's engine factory); one search thread per request, searching with
+    the learned network (its policy and value as priors; on the size it was trained on)."""
     engine_class, _ = _engine_module()
-    return engine_class(**{"threads": 1, **options})
+    return engine_class(**{"threads": 1, "value": True, **options})
 
 
 def engine_for(game: GoGame, seed: int = 0):

@@ -96,6 +96,26 @@ def test_analysis_has_candidates_pv_and_ownership(client):
     assert analysis["pv"] and analysis["pv"][0] in {c["move"] for c in analysis["candidates"]}
 
 
+def test_the_arcade_searches_with_the_learned_network(client):
+    """The server's engine uses the network's priors (as `engines gtp go` and the in-page
+    engine do): its analysis is GoEngine(value=True)'s with the same seed, not the shapes'."""
+    from engines.go import GoEngine
+    from engines.go.coords import from_gtp, to_gtp
+
+    moves = ["E5", "C3", "G4", "D7"]
+    _, analysis = post(client, "/api/go/analyze", {**game(moves), "budget": {"playouts": 600}, "seed": 5})
+
+    def engine_prior(value):
+        with GoEngine(size=9, komi=7.0, seed=5, threads=1, value=value) as e:
+            for m in moves:
+                e.play(e.to_move, from_gtp(m, 9))
+            raw = e.analyze(e.to_move, playouts=600)
+        return [(to_gtp(c["move"], 9), c["visits"]) for c in raw["candidates"]]
+
+    served = [(c["move"], c["visits"]) for c in analysis["candidates"]]
+    assert served == engine_prior(True) and served != engine_prior(False)
+
+
 def test_a_time_budget_works(client):
     _, analysis = post(client, "/api/go/analyze", {**game([]), "budget": {"seconds": 0.05}})
     assert analysis["playouts"] > 0

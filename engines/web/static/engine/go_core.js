@@ -102,7 +102,7 @@ export class GoSearch {
     c.set(O, this.opts, "seconds", seconds);
     c.set(O, this.opts, "threads", 1);
     c.set(O, this.opts, "reuse", reuse ? 1 : 0);
-    c.set(O, this.opts, "value", value ? 1 : 0);   // the learned network's priors: off, as the server
+    c.set(O, this.opts, "value", value ? 1 : 0);   // the learned network's priors (GoEngine's value)
     const code = c.fn.go_search_run(this.ptr, game.ptr, color, this.opts, this.res);
     if (code) throw new Error(`go_search_run: ${ERRORS[code] || code}`);
     const get = (f) => c.get(R, this.res, f);

@@ -242,6 +242,10 @@ function ensurePlaying(game) {
 }
 
 // The API's endpoints, by the names the page's data-url attributes use.
+// Every search uses the learned network (its policy and value as priors, on the board size it
+// was trained on), as the server's engines do (session.new_engine).
+const NETWORK = { value: true };
+
 export function makeLocalApi(core) {
   return {
     state({ game: raw }) {
@@ -282,7 +286,7 @@ export function makeLocalApi(core) {
         const positions = s.replay();
         const started = performance.now();
         const color = COLOR[toMove(game)];
-        const r = s.search.run(s.board, color, limits);
+        const r = s.search.run(s.board, color, { ...limits, ...NETWORK });
         const resign = r.move[0] === -2;
         const move = resign ? RESIGN : r.move[0] < 0 ? null : r.move;
         if (!resign) s.board.play(color, ...(move === null ? [-1, -1] : move));
@@ -301,7 +305,7 @@ export function makeLocalApi(core) {
       return withSession(core, game, seed, (s) => {
         s.replay();
         const started = performance.now();
-        const r = s.search.run(s.board, COLOR[toMove(game)], limits);
+        const r = s.search.run(s.board, COLOR[toMove(game)], { ...limits, ...NETWORK });
         return analysisDocument(r, game, performance.now() - started);
       });
     },
@@ -325,7 +329,7 @@ export function makeLocalStreams(core) {
         const color = COLOR[toMove(game)], started = performance.now();
         let total = 0;
         for (let step = 0; step < STEPS; step++) {
-          const part = { reuse: true };
+          const part = { reuse: true, ...NETWORK };
           // Integer shares that add up to the whole budget, as the server splits it.
           if (limits.playouts) {
             part.playouts = Math.max(1, Math.floor(limits.playouts * (step + 1) / STEPS)
