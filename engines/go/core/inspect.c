@@ -4,8 +4,6 @@
 #include "go.h"
 #include "internal.h"
 
-#include <string.h>
-
 int go_game_ladder_fails(const go_game *g, int color, int x, int y)
 {
     const go_board *b = go_game_board(g);
@@ -89,7 +87,5 @@ float go_game_value(const go_game *g, float *ownership)
 
 float go_game_value_policy(const go_game *g, float *ownership, float *policy)
 {
-    const go_board *b = go_game_board(g);
-    memset(policy, 0, (b->size * b->size + 1) * sizeof *policy);
-    return go_value_eval_policy(b, ownership, policy);
+    return go_value_eval_policy(go_game_board(g), ownership, policy);
 }

@@ -147,27 +147,24 @@ static void value_prior(node *n, float won)
 /* The network at b, the position after n's move: its value joins n's prior (not a pass's,
    whose value the count decides), and the policy's strengths of the NLEGAL moves (1 for an
    average move) go to gamma[], their total to *sum; returns 0 when there is no policy (out of
-   memory), gamma[] untouched. */
+   memory: all weights 0), gamma[] then to be overwritten. */
 static int net_priors(node *n, const go_board *b, const uint16_t *legal, int nlegal,
                       float *gamma, float *sum)
 {
     float prob[GO_MAX_POINTS + 1], total = 0;
-    memset(prob, 0, sizeof prob);
     float v = go_value_eval_policy(b, NULL, prob);
     if (n->move != GO_PASS)
         value_prior(n, 1.0f - v);
     int x, y;
     for (int i = 0; i < nlegal; i++) {
         go_xy(b, legal[i], &x, &y);
-        total += prob[y * b->size + x];
+        total += gamma[i] = prob[y * b->size + x];
     }
     if (!(total > 0))
         return 0;
     *sum = 0;
-    for (int i = 0; i < nlegal; i++) {
-        go_xy(b, legal[i], &x, &y);
-        *sum += gamma[i] = prob[y * b->size + x] / total * nlegal;
-    }
+    for (int i = 0; i < nlegal; i++)
+        *sum += gamma[i] = gamma[i] / total * nlegal;
     return 1;
 }
 

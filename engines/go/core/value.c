@@ -225,8 +225,11 @@ float go_value_eval_policy(const go_board *b, float *ownership, float *policy)
 {
     int ss = (b->size + 2) * (b->size + 2);
     float feat[VALUE_CHANNELS + 1], *h = calloc(2 * VALUE_CHANNELS * ss + VALUE_SLACK, sizeof *h);
-    if (!h)
-        return 0.5f;   /* out of memory: no opinion (the policy left as it was) */
+    if (!h) {          /* out of memory: no opinion, every move's weight 0 */
+        if (policy)
+            memset(policy, 0, (b->size * b->size + 1) * sizeof *policy);
+        return 0.5f;
+    }
     value_trunk(b, h, h + VALUE_CHANNELS * ss);
     value_pool(h, b->size, feat, ownership);
     if (policy)
