@@ -1,8 +1,10 @@
 """A C core for the browser: engines/GAME/core/*.c compiled to engines/web/static/wasm/GAME.wasm.
 
 The sources are the native build's (every core/*.c, as `engines.cbuild.core_sources` lists them), compiled by clang for
-wasm32-wasi with SIMD (-msimd128: value.c's vectors become 128-bit operations; lane by lane the
-same IEEE arithmetic, no fused multiply-add, so results stay bit for bit the native build's);
+wasm32-wasi with SIMD (-msimd128: value.c's network multiplies 16-bit integers with
+i32x4.dot_i16x8_s, the same integer sums as the native build's kernels, and its float arithmetic
+is the same IEEE arithmetic with no fused multiply-add, so results stay bit for bit the native
+build's);
 the one difference between the two builds is engines/platform/core_platform.h. The
 module exports every function of the core's binding section (the same list cffi binds), malloc
 and free, and `soloshop_layout`: the sizes and field offsets of the section's structs as this

@@ -44,7 +44,9 @@ def run(d):
     d.settle(0.3)
     d.beat("timeline", say="The arrow keys step back through the game. A move played from here "
                            "starts a new branch.")
-    d.click('#board [data-vertex="C7"]')
+    # C7, or G7 if the engine's first reply took C7: a selector list clicks its first match,
+    # and only empty points hold a ghost stone
+    d.click('#board [data-vertex="C7"]:has(.ghost), #board [data-vertex="G7"]:has(.ghost)')
     d.wait_for(after_reply(4), timeout=20)
     d.beat("branch", say="The engine replies to the new line, and the old one is kept as a "
                          "branch of the timeline.")

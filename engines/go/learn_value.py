@@ -259,22 +259,52 @@ def init_weights(shape: Shape, planes: int, seed: int = 0) -> dict:
             "pass_w": np.zeros(c + 1, np.float32), "pass_b": np.float32(-3.0)}
 
 
-def _trunk(w: dict, planes: np.ndarray) -> np.ndarray:
-    """The trunk's output (n, channels, size, size) in numpy, as core/value.c computes it."""
-    x = planes.astype(np.float32)
+def quantized_weights(k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A 3x3 convolution's weights (out, in, 3, 3) as core/value.c quantizes them (value_scale):
+    (the scale of each output plane (out,), the weights at it, whole numbers). The scale keeps
+    the largest |w| at most 32767 and the sum of |w| below 65536, so that sums of products
+    with 16-bit inputs stay below 2^31; the sum is taken in order in float64, as in C."""
+    flat = np.abs(k.reshape(len(k), -1).astype(np.float64))
+    top, total = flat.max(axis=1), np.add.accumulate(flat, axis=1)[:, -1]
+    with np.errstate(divide="ignore"):
+        ws = np.where(total > 0, np.minimum(32767.0 / top, (65536.0 - flat.shape[1]) / total), 1.0)
+    ws = ws.astype(np.float32)
+    return ws, np.floor(k * ws[:, None, None, None] + np.float32(0.5))
 
-    def conv(x, k, b):
-        pad = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        n = x.shape[-1]
-        out = np.zeros((x.shape[0], k.shape[0], n, n), np.float32) + b[None, :, None, None]
-        for dy in range(3):
-            for dx in range(3):
-                out += np.einsum("oi,niyx->noyx", k[:, :, dy, dx], pad[:, :, dy:dy + n, dx:dx + n])
-        return out
 
-    h = np.maximum(conv(x, w["conv0_w"], w["conv_b"][0]), 0)
-    for layer in range(len(w["conv_w"])):
-        h = h + np.maximum(conv(h, w["conv_w"][layer], w["conv_b"][layer + 1]), 0)
+def _taps(x: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The 3x3 convolution of x (n, in, size, size) by k (out, in, 3, 3), zero padding, no bias,
+    in x's and k's dtype."""
+    pad = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    n = x.shape[-1]
+    out = np.zeros((x.shape[0], k.shape[0], n, n), x.dtype)
+    for dy in range(3):
+        for dx in range(3):
+            out += np.einsum("oi,niyx->noyx", k[:, :, dy, dx], pad[:, :, dy:dy + n, dx:dx + n])
+    return out
+
+
+def _trunk(w: dict, planes: np.ndarray, quantized: bool = True) -> np.ndarray:
+    """The trunk's output (n, channels, size, size) in numpy, as core/value.c computes it: each
+    layer's input quantized to 16-bit integers at 32767 over its largest value (per position),
+    the weights by quantized_weights, the integer sums (exact in float64) scaled back to float32.
+    Not QUANTIZED: in float32 throughout, as trained."""
+
+    def layer(x, k, b):
+        if not quantized:
+            return np.maximum(_taps(x, k) + b[None, :, None, None], 0)
+        top = x.max(axis=(1, 2, 3))
+        with np.errstate(divide="ignore"):
+            a = np.where(top > 0, np.float32(32767) / top, np.float32(1)).astype(np.float32)
+        xq = np.floor(x * a[:, None, None, None] + np.float32(0.5)).astype(np.float64)
+        ws, kq = quantized_weights(k)
+        inv = np.float32(1) / (a[:, None] * ws[None, :])
+        acc = _taps(xq, kq.astype(np.float64)).astype(np.float32)
+        return np.maximum(acc * inv[:, :, None, None] + b[None, :, None, None], np.float32(0))
+
+    h = layer(planes.astype(np.float32), w["conv0_w"], w["conv_b"][0])
+    for k in range(len(w["conv_w"])):
+        h = h + layer(h, w["conv_w"][k], w["conv_b"][k + 1])
     return h
 
 
@@ -283,18 +313,20 @@ def _pooled(w: dict, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([h.mean(axis=(2, 3)), own.mean(axis=(1, 2))[:, None]], axis=1), own
 
 
-def forward(w: dict, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def forward(w: dict, planes: np.ndarray, quantized: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The network in numpy, as core/value.c computes it: (chance the side to move wins (n,),
-    ownership (n, size, size)) for planes (n, GO_VALUE_PLANES, size, size)."""
-    feat, own = _pooled(w, _trunk(w, planes))
+    ownership (n, size, size)) for planes (n, GO_VALUE_PLANES, size, size). Not QUANTIZED: as
+    trained, in floats."""
+    feat, own = _pooled(w, _trunk(w, planes, quantized))
     hid = np.maximum(feat @ w["fc1_w"].T + w["fc1_b"], 0)
     return 1 / (1 + np.exp(-(hid @ w["fc2_w"] + w["fc2_b"]))), own
 
 
-def policy_logits(w: dict, planes: np.ndarray) -> np.ndarray:
+def policy_logits(w: dict, planes: np.ndarray, quantized: bool = True) -> np.ndarray:
     """The policy head in numpy, as core/value.c computes it: (n, size * size + 1) logits of
-    the side to move's next move, row-major, a pass last; occupied points -inf."""
-    h = _trunk(w, planes)
+    the side to move's next move, row-major, a pass last; occupied points -inf. Not QUANTIZED:
+    as trained, in floats."""
+    h = _trunk(w, planes, quantized)
     feat, _ = _pooled(w, h)
     n, size = h.shape[0], h.shape[-1]
     pts = (np.einsum("c,ncyx->nyx", w["pol_w"], h) + w["pol_b"]).reshape(n, -1)
@@ -525,11 +557,13 @@ def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight,
 
 
 def report_holdout(w: dict, held: Positions, echo=print) -> None:
-    """How well the network, a coin and the self-play search (where recorded) call the winners
-    of held-out positions: log loss and the share called right."""
+    """How well the network (as the core computes it, and in floats), a coin and the self-play
+    search (where recorded) call the winners of held-out positions: log loss and the share
+    called right."""
     p, _ = forward(w, held.planes)
     y = held.won
-    echo(f"held out, the network: log loss {log_loss(p, y):.4f}, the winner called "
+    echo(f"held out, the network: log loss {log_loss(p, y):.4f} (in floats, as trained: "
+         f"{log_loss(forward(w, held.planes, quantized=False)[0], y):.4f}), the winner called "
          f"{np.mean((p > 0.5) == (y > 0.5)):.1%} (a coin: {log_loss(np.full_like(y, y.mean()), y):.4f})")
     logits = np.concatenate([policy_logits(w, held.planes[i:i + 4096])
                              for i in range(0, len(y), 4096)])

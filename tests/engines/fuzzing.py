@@ -22,12 +22,13 @@ def core_dir(game: str) -> Path:
     return ENGINES / game / "core"
 
 
-def build(core: Path, harness: Path, out: Path, *, sanitize: bool = True) -> Path:
-    """HARNESS compiled with every core/*.c of CORE into OUT."""
+def build(core: Path, harness: Path, out: Path, *, sanitize: bool = True,
+          defines: tuple[str, ...] = ()) -> Path:
+    """HARNESS compiled with every core/*.c of CORE into OUT (DEFINES: -D arguments)."""
     gcc = shutil.which("gcc")
     assert gcc, "gcc is needed (Debian package gcc)"
     flags = SANITIZE if sanitize else ("-O1",)
-    subprocess.run([gcc, *flags, f"-I{core}", f"-I{PLATFORM}", f"-I{HERE}", str(harness),
+    subprocess.run([gcc, *flags, *defines, f"-I{core}", f"-I{PLATFORM}", f"-I{HERE}", str(harness),
                     *sorted(str(p) for p in core.glob("*.c")), "-o", str(out), "-lm", "-pthread"],
                    check=True, capture_output=True, text=True)
     return out

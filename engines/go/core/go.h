@@ -257,6 +257,18 @@ float go_game_value(const go_game *g, float *ownership);
 float go_game_value_policy(const go_game *g, float *ownership, float *policy);
 /* The board size the value's network was trained on (the search uses it there only). */
 int go_value_trained_size(void);
+/* The network's convolutions run in 16-bit integers with the fastest kernel this CPU has (they
+   all compute the same numbers): GO_VALUE_KERNEL_* for the one in use; go_value_use_kernel
+   makes KERNEL the one in use if this CPU runs it (returns 1) and otherwise changes nothing
+   (returns 0). For tests and benchmarks: not while a search runs. */
+#define GO_VALUE_KERNEL_PLAIN 0
+#define GO_VALUE_KERNEL_SSE2 1
+#define GO_VALUE_KERNEL_AVX2 2
+#define GO_VALUE_KERNEL_AVX512VNNI 3
+#define GO_VALUE_KERNEL_AVXVNNI 4
+#define GO_VALUE_KERNEL_SIMD128 5
+int go_value_kernel(void);
+int go_value_use_kernel(int kernel);
 
 /* ==== binding: end ==== */
 

@@ -4,6 +4,7 @@ positions it learns from."""
 import dataclasses
 import json
 import random
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 import engines.go
 from engines.go import GoEngine, learn_value
 from engines.go._core import ffi, lib
+from tests.engines import fuzzing
 
 HEADER = Path(engines.go.__file__).parent / "core" / "value_weights.h"
 PLANES = ["own", "opp", "own_atari", "own_two", "opp_atari", "opp_two", "last", "ko", "board",
@@ -104,6 +106,104 @@ def test_the_c_network_computes_what_the_numpy_reference_does(size):
             assert np.abs(got - ref_p / ref_p.sum()).max() < 1e-5
             occupied = (p["own"] + p["opp"]).ravel() > 0
             assert np.all(got[:-1][occupied] == 0) and np.all(got[:-1][~occupied] > 0)
+
+
+KERNELS = {name[len("GO_VALUE_KERNEL_"):].lower(): getattr(lib, name) for name in dir(lib)
+           if name.startswith("GO_VALUE_KERNEL_")}
+
+
+def test_every_kernel_this_cpu_runs_computes_the_same_numbers():
+    """The convolutions' kernels (plain C, SSE2, AVX2, AVX-512 VNNI, AVX-VNNI; WebAssembly's in
+    test_go_parity) add the same integers, so the value, the ownership and the policy come out
+    bit for bit alike whichever the CPU runs, on every board size."""
+    default = lib.go_value_kernel()
+    runs = [k for k in KERNELS.values() if lib.go_value_use_kernel(k)]
+    assert lib.go_value_use_kernel(default) and default in runs
+    if lib.go_value_use_kernel(lib.GO_VALUE_KERNEL_SSE2):     # every x86-64
+        assert len(runs) >= 2
+    rng = random.Random(21)
+    positions = [random_position(rng, size, moves) for size in (9, 5, 13, 19) for moves in (0, 9, 40)]
+    try:
+        seen = {}
+        for kernel in runs:
+            assert lib.go_value_use_kernel(kernel) and lib.go_value_kernel() == kernel
+            seen[kernel] = [(value(e)[0], value(e)[1].tobytes(), policy(e).tobytes()) for e in positions]
+        assert all(seen[k] == seen[default] for k in runs), {k: seen[k] == seen[default] for k in runs}
+    finally:
+        lib.go_value_use_kernel(default)
+        for e in positions:
+            e.close()
+    assert not lib.go_value_use_kernel(99) and lib.go_value_kernel() == default
+
+
+@pytest.mark.asan
+def test_the_plain_c_kernel_computes_what_the_vector_kernels_do(tmp_path):
+    """The core built with -DVALUE_Q16_PLAIN (the kernel of a CPU no vector build is written
+    for), under AddressSanitizer and UBSan (no read past the buffers, no signed overflow in
+    its int32 sums), values positions exactly as this build's kernel does."""
+    probe = fuzzing.build(fuzzing.core_dir("go"), Path(__file__).with_name("value_probe.c"),
+                          tmp_path / "probe", defines=("-DVALUE_Q16_PLAIN",))
+    rng = random.Random(5)
+    script, expected = [], []
+    for size in (9, 5, 13, 19):
+        for moves in (0, 12, 45):
+            script.append(f"n {size}")
+            with GoEngine(size=size, seed=rng.randrange(1 << 30)) as e:
+                for _ in range(moves):
+                    move = rng.choice(e.legal_moves() + [None])
+                    script.append("p %d %d" % (move if move else (-1, -1)))
+                    e.play(e.to_move, move)
+                own, pol = ffi.new("float[]", size * size), ffi.new("float[]", size * size + 1)
+                v = lib.go_game_value_policy(e.game, own, pol)
+                expected.append(" ".join("%.9g" % f for f in [v, *own, *pol]))
+            script.append("?")
+    out = subprocess.run([str(probe)], input="\n".join(script), capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_sixteen_bit_integers_call_positions_as_the_float_network_does(seed):
+    """The core's network (16-bit integers) stays within a small margin of the same weights in
+    floats, as trained: the value within 0.01, the ownership within 0.03, and the policy's
+    chances within 0.01 with the same favourite."""
+    _, w = learn_value.read_header(HEADER)
+    rng = random.Random(seed)
+    batch = []
+    for moves in (0, 5, 15, 25, 35, 45, 55, 70):
+        with random_position(rng, 9, moves) as e:
+            p = planes(e)
+            batch.append(np.stack([p[k] for k in PLANES]))
+    x = np.stack(batch)
+    v, own = learn_value.forward(w, x)
+    fv, fown = learn_value.forward(w, x, quantized=False)
+    assert np.abs(v - fv).max() < 0.01 and np.abs(own - fown).max() < 0.03
+    chances = [np.exp(lg - lg.max()) / np.exp(lg - lg.max()).sum()
+               for lg in (learn_value.policy_logits(w, x), learn_value.policy_logits(w, x, quantized=False))]
+    assert np.abs(chances[0] - chances[1]).max() < 0.01
+    assert np.array_equal(chances[0].argmax(axis=1), chances[1].argmax(axis=1))
+
+
+@pytest.mark.parametrize("kind", ["shipped", "normal", "one_large", "all_equal", "zero"])
+def test_quantized_weights_cannot_overflow_a_sum(kind):
+    """Whatever the weights, each output plane's quantized weights are whole numbers within
+    +-32767 whose absolute sum times the largest input (32767) stays below 2^31: the int32 sums
+    of every kernel are exact."""
+    rng = np.random.default_rng(7)
+    k = {"shipped": learn_value.read_header(HEADER)[1]["conv_w"][0],
+         "normal": rng.standard_normal((32, 32, 3, 3)).astype(np.float32),
+         "one_large": np.pad(np.full((1, 1, 1, 1), 1e6, np.float32), ((0, 7), (0, 15), (0, 2), (0, 2))) + 1e-3,
+         "all_equal": np.full((8, 64, 3, 3), -0.7, np.float32),
+         "zero": np.zeros((4, 16, 3, 3), np.float32)}[kind]
+    ws, q = learn_value.quantized_weights(k)
+    assert np.array_equal(q, np.round(q)) and np.abs(q).max() <= 32767
+    assert (np.abs(q).reshape(len(q), -1).sum(axis=1) * 32767).max() < 2 ** 31
+    nonzero = np.abs(k).reshape(len(k), -1).max(axis=1) > 0
+    # as fine as the bound allows: the largest weight or the sum at its limit, within rounding
+    limit = np.maximum(np.abs(q).reshape(len(q), -1).max(axis=1) / 32767,
+                       np.abs(q).reshape(len(q), -1).sum(axis=1) / (65536 - k[0].size))
+    assert np.all(limit[nonzero] > 0.99)
 
 
 def test_a_written_header_reads_back(tmp_path):
