@@ -560,10 +560,13 @@ def report_holdout(w: dict, held: Positions, echo=print) -> None:
     """How well the network (as the core computes it, and in floats), a coin and the self-play
     search (where recorded) call the winners of held-out positions: log loss and the share
     called right."""
-    p, _ = forward(w, held.planes)
-    y = held.won
+    def values(quantized):    # in chunks: the integer arithmetic's float64 arrays are large
+        return np.concatenate([forward(w, held.planes[i:i + 4096], quantized)[0]
+                               for i in range(0, len(held.won), 4096)])
+
+    p, y = values(True), held.won
     echo(f"held out, the network: log loss {log_loss(p, y):.4f} (in floats, as trained: "
-         f"{log_loss(forward(w, held.planes, quantized=False)[0], y):.4f}), the winner called "
+         f"{log_loss(values(False), y):.4f}), the winner called "
          f"{np.mean((p > 0.5) == (y > 0.5)):.1%} (a coin: {log_loss(np.full_like(y, y.mean()), y):.4f})")
     logits = np.concatenate([policy_logits(w, held.planes[i:i + 4096])
                              for i in range(0, len(y), 4096)])

@@ -4,6 +4,7 @@ positions it learns from."""
 import dataclasses
 import json
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -328,6 +329,22 @@ def test_selfplay_can_search_with_the_network():
     net = learn_value.play_game(dataclasses.replace(conf, value=True), seed=3)
     assert net["value"] is True and plain["value"] is False
     assert net["moves"] != plain["moves"] and len(net["moves"]) == len(plain["moves"]) == 10
+
+
+def test_the_holdout_report_measures_the_network_as_the_core_computes_it_and_in_floats(tmp_path):
+    """fit's held-out report (no training needed): the shipped network's log loss in 16-bit
+    integers and in floats, close to each other and better than a coin on 9x9 self-play."""
+    out = tmp_path / "games.jsonl"
+    learn_value.selfplay(learn_value.SelfPlay(playouts=60), games=2, seed=7, jobs=1, out=out,
+                         echo=lambda s: None)
+    _, w = learn_value.read_header(HEADER)
+    lines = []
+    learn_value.report_holdout(w, learn_value.positions(learn_value.read_records(out)), echo=lines.append)
+    m = re.search(r"log loss ([\d.]+) \(in floats, as trained: ([\d.]+)\).*a coin: ([\d.]+)", lines[0])
+    assert m, lines
+    ints, floats, coin = map(float, m.groups())
+    assert abs(ints - floats) < 0.01 and ints < coin
+    assert "the search's move first" in lines[1]
 
 
 def test_positions_are_labelled_for_the_side_to_move(tmp_path):
