@@ -313,28 +313,22 @@ static float value_quantize(const float *h, int count, int n, int16_t *hq)
     return a;
 }
 
-/* One layer of the trunk: h = relu(conv(in) + bias) (first) or h += relu(conv(in) + bias); in
+/* One layer of the trunk: h += relu(conv(in) + bias) (the first layer's h is all 0), in
    quantized at a, the weights at scale[o]. Computed over the run of points from the first
    board point to the last (a loop the compiler vectorizes), then the border columns in the
    run set back to 0. */
 static void value_layer(const int16_t *in, int cin, float a, const int32_t *w, const float *scale,
-                        const float *bias, int32_t *acc, float *h, int n, int first)
+                        const float *bias, int32_t *acc, float *h, int n)
 {
     int s = n + 2, ss = s * s, start = s + 1, len = (n - 1) * s + n;
     q16.conv_fn(in, cin, w, acc, VALUE_CHANNELS, n);
     for (int o = 0; o < VALUE_CHANNELS; o++) {
         float inv = 1.0f / (a * scale[o]), b = bias[o], *ho = h + o * ss;
         const int32_t *ao = acc + o * ss;
-        if (first)
-            for (int p = start; p < start + len; p++) {
-                float v = (float)ao[p] * inv + b;
-                ho[p] = v > 0 ? v : 0;
-            }
-        else
-            for (int p = start; p < start + len; p++) {
-                float v = (float)ao[p] * inv + b;
-                ho[p] += v > 0 ? v : 0;
-            }
+        for (int p = start; p < start + len; p++) {
+            float v = (float)ao[p] * inv + b;
+            ho[p] += v > 0 ? v : 0;
+        }
         for (int y = 1; y < n; y++)
             ho[y * s + n + 1] = ho[(y + 1) * s] = 0;
     }
@@ -368,11 +362,11 @@ static void value_trunk(const go_board *b, float *h, float *planes, int16_t *hq,
             memcpy(planes + c * ss + (y + 1) * s + 1, raw + (c * n + y) * n, n * sizeof *raw);
     memset(raw, 0, GO_VALUE_PLANES * n * n * sizeof *raw);
     float a = value_quantize(planes, GO_VALUE_PLANES, n, hq);
-    value_layer(hq, GO_VALUE_PLANES, a, q16.conv0, q16.scale[0], VALUE_CONV_B, acc, h, n, 1);
+    value_layer(hq, GO_VALUE_PLANES, a, q16.conv0, q16.scale[0], VALUE_CONV_B, acc, h, n);
     for (int l = 1; l < VALUE_LAYERS; l++) {
         a = value_quantize(h, VALUE_CHANNELS, n, hq);
         value_layer(hq, VALUE_CHANNELS, a, q16.conv + (l - 1) * VALUE_CHANNELS * VALUE_CHANNELS / 2 * 9,
-                    q16.scale[l], VALUE_CONV_B + l * VALUE_CHANNELS, acc, h, n, 0);
+                    q16.scale[l], VALUE_CONV_B + l * VALUE_CHANNELS, acc, h, n);
     }
 }
 
@@ -440,7 +434,8 @@ float go_value_eval_policy(const go_board *b, float *ownership, float *policy)
 {
     int ss = (b->size + 2) * (b->size + 2);
     plat_run_once(&q16_once, value_init);
-    /* h and the input planes must start zeroed; hq and acc need not */
+    /* Zeroed: h and the input planes must start so, and the kernels read hq past what the
+       layers write (for points off the board, whose sums are dropped: zeros keep them small) */
     size_t nh = (size_t)VALUE_CHANNELS * ss, np = (size_t)GO_VALUE_PLANES * ss;
     size_t nq = (size_t)VALUE_CHANNELS * ss + 2 * Q16_SLACK, na = nh + Q16_SLACK;
     float feat[VALUE_CHANNELS + 1], *h = calloc(1, (nh + np) * sizeof *h + nq * sizeof(int16_t) +
