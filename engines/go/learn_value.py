@@ -14,11 +14,19 @@ the last position, a second thing to learn besides the winner.
 `--value` searches with the network the core was built with, so its games can teach the next
 network (expert iteration).
 
+`--fast-playouts N` randomizes the playout cap (KataGo's playout cap randomization): after the
+drawn first moves, a move is searched with the full PLAYOUTS only FULL_SHARE of the time and
+with N playouts otherwise. Only the full searches teach the policy and the searched estimate;
+every position still learns the game's result and ownership. At 800 and 160 playouts a game
+costs half as much (1,860 games a CPU hour against 940 with the network), and games are the
+value's scarce data: the positions of one game are nearly one example.
+
 A record: {"seed", "size", "komi", "playouts", "sample_plies", "max_plies", "value",
 "moves": [[x, y] or null for a pass, ...],
 "winrates": [the search's chance for the side to move before each move, ...],
 "visits": [[[move, visits], ...] for each move: the search's visits of the root's children, a
-move as y * size + x, size * size for a pass],
+move as y * size + x, size * size for a pass; null for a fast search's move],
+(with --fast-playouts: "fast_playouts", "full_share"; a fast search's winrate is null too),
 "winner": "b", "w" or null (a drawn count), "score" (black's, komi included), "ownership"
 (row-major, black +1 to white -1), "resign_ply" (where the engine first called it lost, or
 null)}.
@@ -69,6 +77,8 @@ class SelfPlay:
     sample_plies: int = 8        # moves drawn by the search's visits, for variety
     max_plies: int = 243         # 3 x the points: a game this long is cut (no winner)
     value: bool = False          # search with the learned network (the next round's teacher)
+    fast_playouts: int = 0       # the other moves' playouts (0: every move is searched in full)
+    full_share: float = 0.25     # with fast_playouts: the share of moves searched in full
 
 
 def play_game(conf: SelfPlay, seed: int) -> dict:
@@ -77,11 +87,13 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
 
     rng = random.Random(f"go-value:{seed}")
     eng = GoEngine(size=conf.size, komi=conf.komi, seed=seed, value=conf.value)
-    eng.set_budget(playouts=conf.playouts)
     moves, winrates, visits, resign_ply, passes, ownership = [], [], [], None, 0, None
     try:
         while passes < 2 and len(moves) < conf.max_plies:
             color = eng.to_move
+            full = (not conf.fast_playouts or len(moves) < conf.sample_plies
+                    or rng.random() < conf.full_share)
+            eng.set_budget(playouts=conf.playouts if full else conf.fast_playouts)
             move, a = eng.genmove_analyzed(color)      # plays the move unless it resigns
             cands = [c for c in a["candidates"] if c["visits"] > 0] or a["candidates"]
             if len(moves) < conf.sample_plies:
@@ -94,15 +106,18 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
                 move = cands[0]["move"]
                 eng.play(color, move)
             moves.append(list(move) if move else None)
-            visits.append([[_index(c["move"], conf.size), c["visits"]] for c in cands])
-            winrates.append(round(a["winrate"], 3))
+            visits.append([[_index(c["move"], conf.size), c["visits"]] for c in cands] if full else None)
+            winrates.append(round(a["winrate"], 3) if full else None)
             passes = passes + 1 if move is None else 0
             ownership = a["ownership"]
         score = eng.final_score() if passes == 2 else None
     finally:
         eng.close()
     winner = None if not score else ("b" if score > 0 else "w")
-    return {"seed": seed, **asdict(conf), "moves": moves, "winrates": winrates, "visits": visits,
+    setup = asdict(conf)
+    if not conf.fast_playouts:       # records as before playout caps were randomized
+        del setup["fast_playouts"], setup["full_share"]
+    return {"seed": seed, **setup, "moves": moves, "winrates": winrates, "visits": visits,
             "winner": winner, "score": score, "resign_ply": resign_ply,
             "ownership": [round(v, 3) for row in ownership for v in row] if ownership else None}
 
@@ -153,7 +168,13 @@ class Positions:
     searched: np.ndarray  # (n,) the self-play search's chance for the side to move, NaN if not recorded
     move: np.ndarray     # (n,) the move the self-play search chose: y * size + x, size * size a pass
     policy: np.ndarray   # (n, size * size + 1) float16: what the policy learns, the self-play
-    #                      search's visits as shares (the chosen move alone where not recorded)
+    #                      search's visits as shares (the chosen move alone where not recorded;
+    #                      all 0 after a fast search, which teaches the policy nothing)
+
+    @property
+    def taught(self) -> np.ndarray:
+        """The positions whose policy row teaches something (not after a fast search)."""
+        return self.policy.max(axis=1) > 0
 
     def subset(self, mask: np.ndarray) -> "Positions":
         return Positions(self.planes[mask], self.won[mask], self.owner[mask], self.game[mask],
@@ -188,8 +209,8 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
     planes, won, owner, game, searched, chosen, policy = [], [], [], [], [], [], []
     for gi, rec in enumerate(kept):
         final = np.array(rec["ownership"], dtype=np.float32).reshape(n, n)
-        winrates = rec.get("winrates") or [float("nan")] * len(rec["moves"])
-        visits = rec.get("visits") or [None] * len(rec["moves"])
+        winrates = rec.get("winrates") or [None] * len(rec["moves"])
+        visits = rec.get("visits")        # None: not recorded; an entry None: a fast search's
         stop = len(rec["moves"]) if rec["resign_ply"] is None else rec["resign_ply"] + after_resign
         with GoEngine(size=n, komi=rec["komi"]) as eng:
             for ply, move in enumerate(rec["moves"][:stop]):
@@ -199,10 +220,13 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 won.append(1.0 if rec["winner"] == me else 0.0)
                 owner.append(final if me == "b" else -final)
                 game.append(gi)
-                searched.append(winrates[ply])
+                searched.append(float("nan") if winrates[ply] is None else winrates[ply])
                 chosen.append(_index(move, n))
                 drawn = ply < rec.get("sample_plies", 0)
-                policy.append(_shares(_taught(visits[ply], chosen[-1], not drawn), n))
+                if visits and visits[ply] is None:
+                    policy.append(np.zeros(n * n + 1, np.float16))
+                else:
+                    policy.append(_shares(_taught(visits and visits[ply], chosen[-1], not drawn), n))
                 eng.play(me, tuple(move) if move else None)
         if echo and (gi + 1) % 500 == 0:
             echo(f"positions: {gi + 1}/{len(kept)} games, {len(won)} positions")
@@ -470,8 +494,9 @@ def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: flo
         own_t = _symmetry(torch, torch.from_numpy(pos.owner[idx]), k)
         logit, own, pol = net(x)
         loss_v = torch.nn.functional.binary_cross_entropy_with_logits(logit, torch.from_numpy(target[idx]))
-        pol_t = policy_seen(pos.policy[idx].astype(np.float32), size, k)
-        loss_p = torch.nn.functional.cross_entropy(pol, torch.from_numpy(pol_t))
+        pol_t = torch.from_numpy(policy_seen(pos.policy[idx].astype(np.float32), size, k))
+        # cross-entropy over the rows that teach (a fast search's row is all 0)
+        loss_p = -(pol_t * torch.log_softmax(pol, dim=1)).sum() / pol_t.sum().clamp(min=1)
         loss = loss_v + own_weight * ((own - own_t) ** 2).mean() + policy_weight * loss_p
         opt.zero_grad()
         loss.backward()
@@ -501,14 +526,26 @@ def main():
 @click.option("--value/--no-value", default=False, show_default=True,
               help="Search with the learned network the core was built with (expert iteration: "
                    "its games teach the next network).")
+@click.option("--fast-playouts", default=0, show_default=True, type=click.IntRange(0),
+              help="Search the moves not chosen for a full search with this many playouts; they "
+                   "teach the value but not the policy (0: every move in full).")
+@click.option("--full-share", default=SelfPlay.full_share, show_default=True,
+              type=click.FloatRange(0, 1, min_open=True),
+              help="With --fast-playouts: the share of moves searched with the full PLAYOUTS.")
 @click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i.")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON lines, appended to (games it holds are not played again).")
-def selfplay_cmd(games, playouts, size, komi, sample_plies, value, seed, jobs, out):
+def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts, full_share,
+                 seed, jobs, out):
     """Play GAMES self-play games and append them to OUT."""
+    if fast_playouts >= playouts:
+        raise click.BadParameter(f"{fast_playouts} is not fewer than --playouts {playouts}: give "
+                                 "a fast search fewer playouts than a full one, or 0 for none",
+                                 param_hint="--fast-playouts")
     conf = SelfPlay(size=int(size), komi=komi, playouts=playouts, sample_plies=sample_plies,
-                    max_plies=3 * int(size) ** 2, value=value)
+                    max_plies=3 * int(size) ** 2, value=value, fast_playouts=fast_playouts,
+                    full_share=full_share)
     with named_errors():
         n = selfplay(conf, games, seed, jobs, out, echo=click.echo)
     click.echo(f"{out}: {n} games played")
@@ -568,13 +605,15 @@ def report_holdout(w: dict, held: Positions, echo=print) -> None:
     echo(f"held out, the network: log loss {log_loss(p, y):.4f} (in floats, as trained: "
          f"{log_loss(values(False), y):.4f}), the winner called "
          f"{np.mean((p > 0.5) == (y > 0.5)):.1%} (a coin: {log_loss(np.full_like(y, y.mean()), y):.4f})")
-    logits = np.concatenate([policy_logits(w, held.planes[i:i + 4096])
-                             for i in range(0, len(y), 4096)])
+    taught = held.subset(held.taught)     # the policy is judged where it learns: full searches
+    logits = np.concatenate([policy_logits(w, taught.planes[i:i + 4096])
+                             for i in range(0, len(taught.won), 4096)])
     logits -= logits.max(axis=1, keepdims=True)
     logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-    chosen = logp[np.arange(len(y)), held.move.astype(np.int64)]
-    visits = -(held.policy.astype(np.float32) * np.where(np.isinf(logp), 0, logp)).sum(axis=1)
-    echo(f"held out, the policy: the search's move first {np.mean(logits.argmax(axis=1) == held.move):.1%}, "
+    chosen = logp[np.arange(len(taught.won)), taught.move.astype(np.int64)]
+    visits = -(taught.policy.astype(np.float32) * np.where(np.isinf(logp), 0, logp)).sum(axis=1)
+    echo(f"held out, the policy ({len(taught.won)} positions): the search's move first "
+         f"{np.mean(logits.argmax(axis=1) == taught.move):.1%}, "
          f"log loss {-chosen.mean():.3f} (against the search's visits {visits.mean():.3f})")
     have = ~np.isnan(held.searched)
     if have.any():

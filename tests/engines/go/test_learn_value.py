@@ -332,6 +332,29 @@ def test_selfplay_can_search_with_the_network():
     assert net["moves"] != plain["moves"] and len(net["moves"]) == len(plain["moves"]) == 10
 
 
+def test_a_randomized_playout_cap_searches_most_moves_fast_and_teaches_the_policy_only_the_full_ones():
+    conf = learn_value.SelfPlay(size=7, komi=6.5, playouts=300, sample_plies=4, max_plies=60,
+                                fast_playouts=30, full_share=0.25)
+    rec = learn_value.play_game(conf, seed=5)
+    assert rec["fast_playouts"] == 30 and rec["full_share"] == 0.25
+    full = [v is not None for v in rec["visits"]]
+    assert all(full[:4])                                    # the drawn first moves: in full
+    assert [q is not None for q in rec["winrates"]] == full
+    later = full[4:]
+    assert 0 < sum(later) < len(later) / 2                   # about a quarter after them
+    searched = [sum(n for _, n in v) for v in rec["visits"] if v]
+    assert min(searched) > 100                               # full searches had their playouts
+    plain = learn_value.play_game(dataclasses.replace(conf, fast_playouts=0), seed=5)
+    assert "fast_playouts" not in plain and all(v is not None for v in plain["visits"])
+    rec["ownership"] = rec["ownership"] or [0.0] * 49
+    rec["winner"] = rec["winner"] or "b"                    # a cut game still labels positions
+    pos = learn_value.positions([rec])
+    assert pos.taught.tolist() == full[:len(pos.won)]
+    assert not pos.policy[~pos.taught].any()
+    assert np.isnan(pos.searched[~pos.taught]).all() and not np.isnan(pos.searched[pos.taught]).any()
+    assert np.allclose(pos.policy[pos.taught].astype(np.float32).sum(axis=1), 1, atol=0.01)
+
+
 def test_the_holdout_report_measures_the_network_as_the_core_computes_it_and_in_floats(tmp_path):
     """fit's held-out report (no training needed): the shipped network's log loss in 16-bit
     integers and in floats, close to each other and better than a coin on 9x9 self-play."""
