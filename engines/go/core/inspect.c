@@ -87,5 +87,5 @@ float go_game_value(const go_game *g, float *ownership)
 
 float go_game_value_policy(const go_game *g, float *ownership, float *policy)
 {
-    return go_value_eval_policy(go_game_board(g), ownership, policy);
+    return go_value_eval_policy(go_game_board(g), ownership, policy, 1.0f);
 }

@@ -111,9 +111,10 @@ double go_score_final(const go_board *b, double komi, int playouts, go_rng *rng)
    go_game_value and go_game_value_planes in go.h. */
 float go_value_eval(const go_board *b, float *ownership);
 /* The same, and the policy too unless NULL: policy[y * size + x] (a pass at size * size) gets
-   a weight for the side to move's next move, e^(logit - the largest), 0 on occupied points
-   (and everywhere when out of memory). */
-float go_value_eval_policy(const go_board *b, float *ownership, float *policy);
+   a weight for the side to move's next move, e^(sharpen (logit - the largest)): the policy's
+   odds raised to the power SHARPEN (1 as trained); 0 on occupied points (and everywhere when
+   out of memory). */
+float go_value_eval_policy(const go_board *b, float *ownership, float *policy, float sharpen);
 int go_value_planes(const go_board *b, float *out);
 
 #endif

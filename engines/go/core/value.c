@@ -407,9 +407,10 @@ static float value_head(const float *feat)
     return 1.0f / (1.0f + value_exp(-z));
 }
 
-/* The policy head: into prob (n * n + 1, a pass last), e^(logit - the largest logit of an
-   empty point or a pass) for the empty points and a pass, 0 for the occupied points. */
-static void value_policy(const go_board *b, const float *h, const float *feat, float *prob)
+/* The policy head: into prob (n * n + 1, a pass last), e^(sharpen (logit - the largest logit
+   of an empty point or a pass)) for the empty points and a pass, 0 for the occupied points. */
+static void value_policy(const go_board *b, const float *h, const float *feat, float *prob,
+                         float sharpen)
 {
     int n = b->size, s = n + 2, ss = s * s;
     float top = VALUE_PASS_B;
@@ -427,10 +428,10 @@ static void value_policy(const go_board *b, const float *h, const float *feat, f
                 top = z;
         }
     for (int i = 0; i <= n * n; i++)
-        prob[i] = prob[i] < -1e29f ? 0.0f : value_exp(prob[i] - top);
+        prob[i] = prob[i] < -1e29f ? 0.0f : value_exp(sharpen * (prob[i] - top));
 }
 
-float go_value_eval_policy(const go_board *b, float *ownership, float *policy)
+float go_value_eval_policy(const go_board *b, float *ownership, float *policy, float sharpen)
 {
     int ss = (b->size + 2) * (b->size + 2);
     plat_run_once(&q16_once, value_init);
@@ -450,14 +451,14 @@ float go_value_eval_policy(const go_board *b, float *ownership, float *policy)
     value_trunk(b, h, h + nh, hq, acc);
     value_pool(h, b->size, feat, ownership);
     if (policy)
-        value_policy(b, h, feat, policy);
+        value_policy(b, h, feat, policy, sharpen);
     free(h);
     return value_head(feat);
 }
 
 float go_value_eval(const go_board *b, float *ownership)
 {
-    return go_value_eval_policy(b, ownership, NULL);
+    return go_value_eval_policy(b, ownership, NULL, 1.0f);
 }
 
 int go_value_trained_size(void) { return VALUE_TRAINED_SIZE; }
