@@ -223,10 +223,11 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 searched.append(float("nan") if winrates[ply] is None else winrates[ply])
                 chosen.append(_index(move, n))
                 drawn = ply < rec.get("sample_plies", 0)
-                if visits and visits[ply] is None:
+                recorded = visits[ply] if visits else None
+                if visits and recorded is None:      # a fast search: nothing for the policy
                     policy.append(np.zeros(n * n + 1, np.float16))
                 else:
-                    policy.append(_shares(_taught(visits and visits[ply], chosen[-1], not drawn), n))
+                    policy.append(_shares(_taught(recorded, chosen[-1], not drawn), n))
                 eng.play(me, tuple(move) if move else None)
         if echo and (gi + 1) % 500 == 0:
             echo(f"positions: {gi + 1}/{len(kept)} games, {len(won)} positions")
@@ -597,17 +598,18 @@ def report_holdout(w: dict, held: Positions, echo=print) -> None:
     """How well the network (as the core computes it, and in floats), a coin and the self-play
     search (where recorded) call the winners of held-out positions: log loss and the share
     called right."""
-    def values(quantized):    # in chunks: the integer arithmetic's float64 arrays are large
-        return np.concatenate([forward(w, held.planes[i:i + 4096], quantized)[0]
-                               for i in range(0, len(held.won), 4096)])
+    def in_chunks(f, planes):   # the integer arithmetic's float64 arrays are large
+        return np.concatenate([f(planes[i:i + 4096]) for i in range(0, len(planes), 4096)])
+
+    def values(quantized):
+        return in_chunks(lambda x: forward(w, x, quantized)[0], held.planes)
 
     p, y = values(True), held.won
     echo(f"held out, the network: log loss {log_loss(p, y):.4f} (in floats, as trained: "
          f"{log_loss(values(False), y):.4f}), the winner called "
          f"{np.mean((p > 0.5) == (y > 0.5)):.1%} (a coin: {log_loss(np.full_like(y, y.mean()), y):.4f})")
     taught = held.subset(held.taught)     # the policy is judged where it learns: full searches
-    logits = np.concatenate([policy_logits(w, taught.planes[i:i + 4096])
-                             for i in range(0, len(taught.won), 4096)])
+    logits = in_chunks(lambda x: policy_logits(w, x), taught.planes)
     logits -= logits.max(axis=1, keepdims=True)
     logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     chosen = logp[np.arange(len(taught.won)), taught.move.astype(np.int64)]

@@ -25,8 +25,8 @@
    [+4, +63] over 10 at 1,000 playouts (492 games; bench/README.md, session 30). */
 #define NET_PRIOR_VISITS 20
 /* The policy's odds raised to this power before they set the priors: a sharper policy than
-   trained. 1.3 won +59 Elo [+8, +111] at 1,000 playouts (178 games) and 0.7 lost (-9, H0);
-   bench/README.md, session 31. */
+   trained. 1.3 won +59 Elo [+8, +111] at 1,000 playouts (178 games) and held at 0.1 s (+21);
+   0.7 (-9) and 1.6 (-30 against 1.3) lost. bench/README.md, session 31. */
 #define POLICY_SHARPEN 1.3f
 /* When asked (opts->value), the network (value.c) is evaluated once for every node the search
    expands: its policy orders the children and sets their priors in place of the shapes (a
