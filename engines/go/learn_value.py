@@ -474,14 +474,14 @@ def policy_seen(policy: np.ndarray, size: int, k: int) -> np.ndarray:
 
 def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: float = 2e-3,
           own_weight: float = 1.0, search_weight: float = 0.0, policy_weight: float = 1.0,
-          seed: int = 0, echo=print) -> dict:
+          seed: int = 0, init: dict | None = None, echo=print) -> dict:
     """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT); ownership:
     squared error, weighted OWN_WEIGHT; policy: cross-entropy with pos.policy, the self-play
     search's visits, weighted POLICY_WEIGHT), each batch seen through a random symmetry; Adam with
-    a one-cycle learning rate."""
+    a one-cycle learning rate. Starts from INIT (weights of SHAPE) when given, else at random."""
     torch = _torch()
     torch.manual_seed(seed)
-    net = _net(torch, init_weights(shape, pos.planes.shape[1], seed))
+    net = _net(torch, init if init is not None else init_weights(shape, pos.planes.shape[1], seed))
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
     steps = max(1, int(epochs * len(pos.won) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -557,9 +557,15 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
 @click.option("--holdout", default=0.05, show_default=True,
               help="Share of games kept out to measure the fit (chosen by each game's seed).")
 @click.option("--epochs", default=4.0, show_default=True, help="Passes over the positions.")
-@click.option("--channels", default=Shape.channels, show_default=True, type=click.IntRange(4),
-              help="Width of the network (a multiple of 4).")
-@click.option("--layers", default=Shape.layers, show_default=True, type=click.IntRange(2))
+@click.option("--channels", type=click.IntRange(4),
+              help=f"Width of the network (a multiple of 4).  [default: {Shape.channels}, or --init's]")
+@click.option("--layers", type=click.IntRange(2), help=f"[default: {Shape.layers}, or --init's]")
+@click.option("--init", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Start from the weights in this header (one fit wrote, such as "
+                   "engines/go/core/value_weights.h) instead of random ones: the network keeps what "
+                   "it learned from earlier games and learns these; its shape is the header's.")
+@click.option("--lr", default=2e-3, show_default=True, type=click.FloatRange(0, min_open=True),
+              help="Peak learning rate (a smaller one suits --init).")
 @click.option("--own-weight", default=1.0, show_default=True, help="Weight of the ownership loss.")
 @click.option("--search-weight", default=0.5, show_default=True, type=click.FloatRange(0, 1),
               help="Share of the target taken from the self-play search's own estimate, where the "
@@ -568,30 +574,53 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
               help="Weight of the policy loss (the self-play search's visits).")
 @click.option("--threads", default=2, show_default=True, help="PyTorch's threads.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C weights here.")
-def fit_cmd(games, holdout, epochs, channels, layers, own_weight, search_weight, policy_weight,
-            threads, out):
+def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, search_weight,
+            policy_weight, threads, out):
     """Fit the network to the self-play GAMES; report how well it and the self-play search call
     the held-out games' winners, and how often its policy names the search's move first; write
     core/value_weights.h."""
-    if channels % 4:
+    if channels is not None and channels % 4:
         raise click.BadParameter(f"{channels}: the C network computes 4 channels at a time; "
                                  "give a multiple of 4", param_hint="--channels")
     with named_errors():
         records = [r for path in games for r in read_records(path)]
         pos = positions(records, echo=click.echo)
+    shape, start = starting_point(init, records[0]["size"], pos.planes.shape[1], channels, layers)
+    with named_errors():
         _torch().set_num_threads(threads)
     kept = decided(records)      # pos.game indexes these
     out_games = [random.Random(f"holdout:{r['seed']}").random() < holdout for r in kept]
     test = np.array(out_games)[pos.game]
     click.echo(f"{len(kept)} games, {len(pos.won)} positions ({int((~test).sum())} to fit, "
                f"{int(test.sum())} held out)")
-    w = train(pos.subset(~test), Shape(channels, layers), epochs, own_weight=own_weight,
-              search_weight=search_weight, policy_weight=policy_weight, echo=click.echo)
+    w = train(pos.subset(~test), shape, epochs, lr=lr, own_weight=own_weight, search_weight=search_weight,
+              policy_weight=policy_weight, init=start, echo=click.echo)
     if test.any():
         report_holdout(w, pos.subset(test), echo=click.echo)
     if out:
         write_header(w, kept[0]["size"], out, f"{len(pos.won)} positions of {len(kept)} self-play games")
         click.echo(f"wrote {out}")
+
+
+def starting_point(init: Path | None, size: int, planes: int, channels: int | None,
+                   layers: int | None) -> tuple[Shape, dict | None]:
+    """fit's network before training: (its shape, the weights in INIT or None for random ones).
+    The header must suit the games (SIZE, PLANES), and --channels and --layers, when given, it."""
+    if init is None:
+        return Shape(channels or Shape.channels, layers or Shape.layers), None
+    trained, w = read_header(init)
+    shape = Shape(len(w["conv_b"][0]), len(w["conv_b"]), len(w["fc1_b"]))
+    for name, given, has in (("--channels", channels, shape.channels), ("--layers", layers, shape.layers)):
+        if given is not None and given != has:
+            raise click.BadParameter(f"{given}, but {init} has {has}; leave it out to keep the "
+                                     "header's shape", param_hint=name)
+    if trained != size:
+        raise click.BadParameter(f"{init} was trained on {trained}x{trained} and these games are "
+                                 f"{size}x{size}", param_hint="--init")
+    if w["conv0_w"].shape[1] != planes:
+        raise click.BadParameter(f"{init} reads {w['conv0_w'].shape[1]} planes of a position and "
+                                 f"this version makes {planes}", param_hint="--init")
+    return shape, w
 
 
 def report_holdout(w: dict, held: Positions, echo=print) -> None:

@@ -9,6 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -428,3 +429,34 @@ def test_records_of_several_sizes_are_refused():
            "ownership": [0.0] * 25, "resign_ply": None}
     with pytest.raises(learn_value.BadRecords, match="mix board sizes"):
         learn_value.positions([rec, {**rec, "size": 7, "ownership": [0.0] * 49}])
+
+
+def test_fit_can_start_from_a_written_network_of_its_shape(tmp_path):
+    w = learn_value.init_weights(learn_value.Shape(channels=8, layers=3, hidden=4), planes=10, seed=5)
+    header = tmp_path / "value_weights.h"
+    learn_value.write_header(w, 7, header, "a test")
+    shape, start = learn_value.starting_point(header, 7, 10, None, None)
+    assert shape == learn_value.Shape(channels=8, layers=3, hidden=4)
+    assert all(np.allclose(start[k], w[k], rtol=1e-6, atol=1e-7) for k in w)
+    assert learn_value.starting_point(header, 7, 10, 8, 3)[0] == shape       # the same shape, named
+    assert learn_value.starting_point(None, 7, 10, 16, None) == (learn_value.Shape(channels=16), None)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--channels", "16"], "16, but .* has 8; leave it out"),
+    (["--layers", "4"], "4, but .* has 3; leave it out"),
+])
+def test_fit_refuses_a_starting_network_that_does_not_fit(tmp_path, args, message):
+    w = learn_value.init_weights(learn_value.Shape(channels=8, layers=3, hidden=4), planes=10, seed=5)
+    header, games = tmp_path / "value_weights.h", tmp_path / "games.jsonl"
+    learn_value.write_header(w, 5, header, "a test")
+    rec = {"seed": 1, "size": 5, "komi": 0.5, "moves": [[2, 2], None, None], "winner": "b", "score": 1,
+           "ownership": [0.0] * 25, "resign_ply": None}
+    games.write_text(json.dumps(rec) + "\n")
+    result = CliRunner().invoke(learn_value.main, ["fit", str(games), "--init", str(header), *args])
+    assert result.exit_code == 2 and re.search(message, result.output.replace("\n", " ")), result.output
+    learn_value.write_header(w, 7, header, "a test")                 # trained on another size
+    result = CliRunner().invoke(learn_value.main, ["fit", str(games), "--init", str(header)])
+    assert result.exit_code == 2 and "trained on 7x7 and these games are 5x5" in result.output
+    with pytest.raises(click.BadParameter, match="reads 10 planes .* makes 11"):
+        learn_value.starting_point(header, 7, 11, None, None)
