@@ -160,6 +160,35 @@ def test_resigns_a_hopeless_position_and_not_an_even_one():
         assert e.genmove("b", playouts=3000) != "resign"
 
 
+# Black lives in the corner with two eyes; white owns the rest of the board, alive with
+# one-point eyes. Black is behind by about 70 points and no move can change that.
+CORNER_LIFE = [
+    ". b . b w . w w w",
+    "b b b b w w w . w",
+    "w w w w w . w w w",
+    "w . w w w w w . w",
+    "w w w . w w w w w",
+    "w w w w w . w w w",
+    ". w w w w w w . w",
+    "w w w . w w w w w",
+    "w w w w w w . w w",
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_resigns_a_lost_count_after_the_opponents_pass_however_few_its_playouts(seed):
+    """At 1,000 playouts the search never has the visits to resign; before, once the opponent
+    passed it played on in a lost game, filling its own eyes until it lost by the whole board."""
+    with GoEngine(size=9, komi=7.0, seed=seed) as e:
+        setup(e, CORNER_LIFE)
+        assert e.tromp_taylor_score() < -60
+        assert e.genmove("b", playouts=1000) != "resign"      # no pass yet: too few visits
+    with GoEngine(size=9, komi=7.0, seed=seed) as e:
+        setup(e, CORNER_LIFE)
+        e.play("w", None)
+        assert e.genmove("b", playouts=1000) == "resign"
+
+
 def test_tree_is_reused_after_the_reply():
     with GoEngine(size=9, seed=4) as e:
         e.genmove("b", playouts=4000)
