@@ -15,6 +15,9 @@
 /* ---- Tuning (measured against GNU Go; see bench/README.md) ----------------------------- */
 
 #define RAVE_EQUIV 2500.0   /* visits at which direct and AMAF evidence weigh the same */
+/* The same under the network, whose priors and values leave less for AMAF to teach: 1000 won
+   +41 Elo [+5, +77] over 2500 at 1,000 playouts (334 games; bench/README.md, session 32). */
+#define NET_RAVE_EQUIV 1000.0
 #define AMAF_NEAR 3.0f      /* extra AMAF weight of a move played right after the node, fading to 0 */
 /* Brings the weights back to about 1 on average, so RAVE_EQUIV keeps its meaning: unscaled,
    the same weights lost (-65 Elo [-149, +13] at 1,000 playouts); scaled, they won +46. */
@@ -296,7 +299,8 @@ static uint32_t select_child(run_ctx *ctx, node *n, int nch, int at_root)
     /* value = (1 - beta) q + beta rq + explore, with beta = rv / D and D = rv + v + rv v / K,
        rewritten as ((1 + rv / K) w + rw) / D: one division instead of three per child. */
     const double c = ctx->use_value ? NET_EXPLORE : EXPLORE;
-    const float explore = (float)(c * sqrt(log((double)parent + 1.0))), inv_k = 1.0f / RAVE_EQUIV;
+    const float explore = (float)(c * sqrt(log((double)parent + 1.0)));
+    const float inv_k = (float)(1.0 / (ctx->use_value ? NET_RAVE_EQUIV : RAVE_EQUIV));
     const float unit = 1.0f / UNIT;
     float best = -1e9f;
     uint32_t pick = n->children;
