@@ -16,7 +16,7 @@
 
 #define RAVE_EQUIV 2500.0   /* visits at which direct and AMAF evidence weigh the same */
 /* The same under the network, whose priors and values leave less for AMAF to teach: 1000 won
-   +41 Elo [+5, +77] over 2500 at 1,000 playouts (334 games; bench/README.md, session 32). */
+   +41 Elo [+3, +79] over 2500 at 1,000 playouts (334 games; bench/README.md, session 32). */
 #define NET_RAVE_EQUIV 1000.0
 #define AMAF_NEAR 3.0f      /* extra AMAF weight of a move played right after the node, fading to 0 */
 /* Brings the weights back to about 1 on average, so RAVE_EQUIV keeps its meaning: unscaled,
