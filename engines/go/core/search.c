@@ -254,6 +254,8 @@ typedef struct {
     double deadline;
     int expand_at;
     int use_value;            /* asked for (opts->value), and trained on this board size */
+    double explore;           /* EXPLORE or NET_EXPLORE, by use_value */
+    float inv_rave;           /* 1 / RAVE_EQUIV or 1 / NET_RAVE_EQUIV, by use_value */
     int stop;
     long done;
     long valued;
@@ -298,9 +300,7 @@ static uint32_t select_child(run_ctx *ctx, node *n, int nch, int at_root)
     int limit = widen_limit(parent);
     /* value = (1 - beta) q + beta rq + explore, with beta = rv / D and D = rv + v + rv v / K,
        rewritten as ((1 + rv / K) w + rw) / D: one division instead of three per child. */
-    const double c = ctx->use_value ? NET_EXPLORE : EXPLORE;
-    const float explore = (float)(c * sqrt(log((double)parent + 1.0)));
-    const float inv_k = (float)(1.0 / (ctx->use_value ? NET_RAVE_EQUIV : RAVE_EQUIV));
+    const float explore = (float)(ctx->explore * sqrt(log((double)parent + 1.0))), inv_k = ctx->inv_rave;
     const float unit = 1.0f / UNIT;
     float best = -1e9f;
     uint32_t pick = n->children;
@@ -693,6 +693,8 @@ static void search_init_ctx(run_ctx *ctx, go_search *s, const go_game *g, int co
         ctx->budget = 1000;
     ctx->expand_at = root_board->size <= 9 ? 2 : root_board->size <= 13 ? 4 : 8;
     ctx->use_value = net_wanted(opts, root_board);
+    ctx->explore = ctx->use_value ? NET_EXPLORE : EXPLORE;
+    ctx->inv_rave = (float)(1.0 / (ctx->use_value ? NET_RAVE_EQUIV : RAVE_EQUIV));
     /* Root moves that bring back an earlier position: illegal under superko, and never chosen
        without it either, so the engine cannot start a cycle (a passing opponent and a capture
        and recapture went round until the move limit). */
