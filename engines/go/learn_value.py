@@ -170,6 +170,7 @@ class Positions:
     policy: np.ndarray   # (n, size * size + 1) float16: what the policy learns, the self-play
     #                      search's visits as shares (the chosen move alone where not recorded;
     #                      all 0 after a fast search, which teaches the policy nothing)
+    ply: np.ndarray      # (n,) moves played before the position
 
     @property
     def taught(self) -> np.ndarray:
@@ -178,7 +179,7 @@ class Positions:
 
     def subset(self, mask: np.ndarray) -> "Positions":
         return Positions(self.planes[mask], self.won[mask], self.owner[mask], self.game[mask],
-                         self.searched[mask], self.move[mask], self.policy[mask])
+                         self.searched[mask], self.move[mask], self.policy[mask], self.ply[mask])
 
     def target(self, search_weight: float) -> np.ndarray:
         """What the value learns: the game's result, blended with the self-play search's own
@@ -206,7 +207,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
         raise BadRecords("no decided game with a final ownership: play games with `selfplay`")
     n = kept[0]["size"]
     buf = ffi.new("float[]", lib.GO_VALUE_PLANES * n * n)
-    planes, won, owner, game, searched, chosen, policy = [], [], [], [], [], [], []
+    planes, won, owner, game, searched, chosen, policy, plies = [], [], [], [], [], [], [], []
     for gi, rec in enumerate(kept):
         final = np.array(rec["ownership"], dtype=np.float32).reshape(n, n)
         winrates = rec.get("winrates") or [None] * len(rec["moves"])
@@ -220,6 +221,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 won.append(1.0 if rec["winner"] == me else 0.0)
                 owner.append(final if me == "b" else -final)
                 game.append(gi)
+                plies.append(ply)
                 searched.append(float("nan") if winrates[ply] is None else winrates[ply])
                 chosen.append(_index(move, n))
                 drawn = ply < rec.get("sample_plies", 0)
@@ -234,7 +236,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
     return Positions(np.stack(planes).reshape(-1, lib.GO_VALUE_PLANES, n, n),
                      np.array(won, dtype=np.float32), np.stack(owner), np.array(game),
                      np.array(searched, dtype=np.float32), np.array(chosen, dtype=np.int16),
-                     np.stack(policy))
+                     np.stack(policy), np.array(plies, dtype=np.int16))
 
 
 def _taught(visits, move: int, searched: bool):
@@ -652,6 +654,26 @@ def report_holdout(w: dict, held: Positions, echo=print) -> None:
         echo(f"  on the {int(have.sum())} of them with the self-play search's estimate: the network "
              f"{log_loss(p[have], yq):.4f} ({np.mean((p[have] > 0.5) == (yq > 0.5)):.1%}), "
              f"the search {log_loss(q, yq):.4f} ({np.mean((q > 0.5) == (yq > 0.5)):.1%})")
+    echo("held out, the winner called by moves played: " + ", ".join(
+        _called_by_phase(p, held.searched, y, held.ply)))
+
+
+PHASES = (0, 20, 40, 60)   # the plies where fit's report starts each phase (the last: to the end)
+
+
+def _called_by_phase(p: np.ndarray, searched: np.ndarray, y: np.ndarray, ply: np.ndarray) -> list[str]:
+    """Per phase of the game, the share of winners the network (P) and the self-play search
+    (SEARCHED, where recorded) call right: a small network is weakest in the middle game, where
+    the whole-game figure hides it."""
+    out = []
+    for lo, hi in zip(PHASES, PHASES[1:] + (None,)):
+        m = (ply >= lo) & (ply < hi) if hi else ply >= lo
+        if not m.any():
+            continue
+        s = m & ~np.isnan(searched)
+        search = f", search {np.mean((searched[s] > 0.5) == (y[s] > 0.5)):.0%}" if s.any() else ""
+        out.append(f"{lo}-{hi - 1 if hi else ''}: network {np.mean((p[m] > 0.5) == (y[m] > 0.5)):.0%}{search}")
+    return out
 
 
 if __name__ == "__main__":

@@ -370,6 +370,17 @@ def test_the_holdout_report_measures_the_network_as_the_core_computes_it_and_in_
     ints, floats, coin = map(float, m.groups())
     assert abs(ints - floats) < 0.01 and ints < coin
     assert "the search's move first" in lines[1]
+    assert lines[-1].startswith("held out, the winner called by moves played: 0-19: network ")
+
+
+def test_the_report_calls_winners_phase_by_phase_for_the_network_and_the_search():
+    """Each phase counts its own positions; the search only where it was recorded."""
+    ply = np.array([0, 5, 25, 30, 70, 90])
+    y = np.array([1, 0, 1, 1, 0, 0], dtype=np.float32)
+    p = np.array([0.9, 0.8, 0.2, 0.7, 0.1, 0.2])          # right, wrong, wrong, right, right, right
+    searched = np.array([np.nan, np.nan, 0.6, np.nan, 0.9, 0.1])
+    assert learn_value._called_by_phase(p, searched, y, ply) == [
+        "0-19: network 50%", "20-39: network 50%, search 100%", "60-: network 100%, search 50%"]
 
 
 def test_positions_are_labelled_for_the_side_to_move(tmp_path):
