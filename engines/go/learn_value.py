@@ -393,6 +393,18 @@ def write_header(w: dict, size: int, path: Path, source: str) -> None:
     atomic_write(path, "\n".join(lines) + "\n")
 
 
+def header_source(path: Path) -> str:
+    """What the network in a header write_header wrote learned from (its comment's words)."""
+    m = re.search(r"learned from (.*?)\. \*/", path.read_text(), re.S)
+    return " ".join(m.group(1).split()) if m else f"the network in {path}"
+
+
+def trained_on(positions: int, games: int, init: Path | None) -> str:
+    """A fitted header's source: these games, then what --init's network had learned from."""
+    these = f"{positions} positions of {games} self-play games"
+    return f"{these}, after {header_source(init)}" if init else these
+
+
 def read_header(path: Path) -> tuple[int, dict]:
     """(trained size, weights) of a header write_header wrote: the weights a core was built with."""
     text = path.read_text()
@@ -600,7 +612,7 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     if test.any():
         report_holdout(w, pos.subset(test), echo=click.echo)
     if out:
-        write_header(w, kept[0]["size"], out, f"{len(pos.won)} positions of {len(kept)} self-play games")
+        write_header(w, kept[0]["size"], out, trained_on(len(pos.won), len(kept), init))
         click.echo(f"wrote {out}")
 
 

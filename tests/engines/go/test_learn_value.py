@@ -453,6 +453,18 @@ def test_fit_can_start_from_a_written_network_of_its_shape(tmp_path):
     assert learn_value.starting_point(None, 7, 10, 16, None) == (learn_value.Shape(channels=16), None)
 
 
+def test_a_header_says_what_its_network_learned_from_through_every_generation(tmp_path):
+    w = learn_value.init_weights(learn_value.Shape(channels=4, layers=2, hidden=4), planes=10, seed=5)
+    first, second = tmp_path / "first.h", tmp_path / "second.h"
+    learn_value.write_header(w, 7, first, "300 positions of 4 self-play games")
+    assert learn_value.header_source(first) == "300 positions of 4 self-play games"
+    # what fit writes after --init first.h: the new games, then the old ones
+    learn_value.write_header(w, 7, second, learn_value.trained_on(80, 1, first))
+    assert learn_value.header_source(second) == (
+        "80 positions of 1 self-play games, after 300 positions of 4 self-play games")
+    assert learn_value.read_header(second)[0] == 7
+
+
 @pytest.mark.parametrize("args, message", [
     (["--channels", "16"], "16, but .* has 8; leave it out"),
     (["--layers", "4"], "4, but .* has 3; leave it out"),
