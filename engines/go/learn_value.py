@@ -6,10 +6,10 @@ who owns each point at the end, and which move the search would choose (the poli
 `selfplay` plays the engine against itself at a small playout budget and appends each game to
 a JSON-lines file as it ends (a rerun with the same file and seed plays only the games it does
 not hold yet). Variety comes from the first moves: for SAMPLE_PLIES plies the move is drawn by
-the search's visits rather than taken as the most visited. A game is played out to two passes
-even where the engine would resign, so every game ends in a position whose owner of each point
-is known: the record keeps the final score (dead stones judged) and the search's ownership of
-the last position, a second thing to learn besides the winner.
+the search's visits rather than taken as the most visited. Unless settled (below), a game is
+played out to two passes even where the engine would resign, so it ends in a position whose
+owner of each point is known: the record keeps the final score (dead stones judged) and the
+search's ownership of the last position, a second thing to learn besides the winner.
 
 `--value` searches with the network the core was built with, so its games can teach the next
 network (expert iteration).
@@ -21,6 +21,13 @@ every position still learns the game's result and ownership. At 800 and 160 play
 costs half as much (1,860 games a CPU hour against 940 with the network), and games are the
 value's scarce data: the positions of one game are nearly one example.
 
+`--settle P` (on by default at 0.05) ends a game once SETTLE_PLIES searches in a row give the
+same side at least 1 - P, and calls that side the winner, as AlphaGo Zero resigned its
+self-play games: a game played out to two passes spends most of its moves after the result is
+clear, in positions the network already calls (94% of them right from move 60 on). A share of
+the games (CHECK_SHARE) is played on anyway, to count how often the call was wrong; `selfplay`
+and `fit` report it. Their positions past the call are left out like a settled game's.
+
 A record: {"seed", "size", "komi", "playouts", "sample_plies", "max_plies", "value",
 "moves": [[x, y] or null for a pass, ...],
 "winrates": [the search's chance for the side to move before each move, ...],
@@ -29,7 +36,10 @@ move as y * size + x, size * size for a pass; null for a fast search's move],
 (with --fast-playouts: "fast_playouts", "full_share"; a fast search's winrate is null too),
 "winner": "b", "w" or null (a drawn count), "score" (black's, komi included), "ownership"
 (row-major, black +1 to white -1), "resign_ply" (where the engine first called it lost, or
-null)}.
+null); with --settle: "settle", "settle_plies", "check_share", "settled_ply" (the moves
+played when the searches settled it, or null), "settled" (the side they called) and
+"checked" (played on to check the call: the winner and score are the count's; otherwise a
+settled game's winner is the call, its score null and its ownership the last search's)}.
 
     python -m engines.go.learn_value fit var/go-value/games.jsonl -o engines/go/core/value_weights.h
 
@@ -79,6 +89,9 @@ class SelfPlay:
     value: bool = False          # search with the learned network (the next round's teacher)
     fast_playouts: int = 0       # the other moves' playouts (0: every move is searched in full)
     full_share: float = 0.25     # with fast_playouts: the share of moves searched in full
+    settle: float = 0.0          # end a game once SETTLE_PLIES searches in a row give one side at
+    settle_plies: int = 6        # least 1 - SETTLE (0: play every game out to two passes) ...
+    check_share: float = 0.1     # ... except this share of games, played on to check the call
 
 
 def play_game(conf: SelfPlay, seed: int) -> dict:
@@ -86,10 +99,13 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
     from engines.go.engine import GoEngine
 
     rng = random.Random(f"go-value:{seed}")
+    # its own stream, so that a game with settle 0 is the game it was before settling existed
+    check = conf.settle > 0 and random.Random(f"go-value-check:{seed}").random() < conf.check_share
     eng = GoEngine(size=conf.size, komi=conf.komi, seed=seed, value=conf.value)
     moves, winrates, visits, resign_ply, passes, ownership = [], [], [], None, 0, None
+    leaders, settled_ply, settled = [], None, None
     try:
-        while passes < 2 and len(moves) < conf.max_plies:
+        while passes < 2 and len(moves) < conf.max_plies and (settled is None or check):
             color = eng.to_move
             full = (not conf.fast_playouts or len(moves) < conf.sample_plies
                     or rng.random() < conf.full_share)
@@ -110,16 +126,49 @@ def play_game(conf: SelfPlay, seed: int) -> dict:
             winrates.append(round(a["winrate"], 3) if full else None)
             passes = passes + 1 if move is None else 0
             ownership = a["ownership"]
+            leaders.append(_leader(a["winrate"], color, conf.settle))
+            if (settled is None and len(moves) > conf.sample_plies and conf.settle
+                    and len(leaders) >= conf.settle_plies
+                    and len(set(leaders[-conf.settle_plies:])) == 1 and leaders[-1]):
+                settled_ply, settled = len(moves), leaders[-1]
         score = eng.final_score() if passes == 2 else None
     finally:
         eng.close()
     winner = None if not score else ("b" if score > 0 else "w")
+    if settled and not check:
+        winner = settled         # the searches' call: the game stopped before a count
     setup = asdict(conf)
     if not conf.fast_playouts:       # records as before playout caps were randomized
         del setup["fast_playouts"], setup["full_share"]
+    if not conf.settle:              # ... and as before games were settled early
+        del setup["settle"], setup["settle_plies"], setup["check_share"]
+    extra = {"settled_ply": settled_ply, "settled": settled, "checked": check} if conf.settle else {}
     return {"seed": seed, **setup, "moves": moves, "winrates": winrates, "visits": visits,
-            "winner": winner, "score": score, "resign_ply": resign_ply,
+            "winner": winner, "score": score, "resign_ply": resign_ply, **extra,
             "ownership": [round(v, 3) for row in ownership for v in row] if ownership else None}
+
+
+def _leader(winrate: float, color: str, settle: float) -> str | None:
+    """The side a search gives at least 1 - SETTLE, from its WINRATE for COLOR, or None."""
+    if winrate <= settle:
+        return "w" if color == "b" else "b"
+    return color if winrate >= 1 - settle else None
+
+
+def settle_report(records) -> str | None:
+    """How many games were settled early, and how often the games played on to check the call
+    ended the other way (the labels' error), or None when no record was settled."""
+    settled = [r for r in records if r.get("settled")]
+    if not settled:
+        return None
+    stopped = [r for r in settled if not r.get("checked")]
+    checked = [r for r in settled if r.get("checked") and r.get("winner")]
+    wrong = sum(r["winner"] != r["settled"] for r in checked)
+    at = sum(r["settled_ply"] for r in settled) / len(settled)
+    called = (f"{wrong} of the {len(checked)} played on to check ended the other way "
+              f"({wrong / len(checked):.1%})" if checked else "none played on to check yet")
+    return (f"settled {len(settled)} of {len(records)} games early (at move {at:.0f} on average; "
+            f"{len(stopped)} stopped there); {called}")
 
 
 def _index(move, size: int) -> int:
@@ -154,6 +203,8 @@ def selfplay(conf: SelfPlay, games: int, seed: int, jobs: int, out: Path, echo=p
             if played % max(1, len(tasks) // 50) == 0 or played == len(tasks):
                 rate = played / max(time.monotonic() - start, 1e-9) * 3600
                 echo(f"selfplay: {played}/{len(tasks)} games, {rate:.0f} games/h")
+    if report := settle_report(read_records(out)):
+        echo(f"selfplay: {out}: {report}")
     return played
 
 
@@ -213,6 +264,8 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
         winrates = rec.get("winrates") or [None] * len(rec["moves"])
         visits = rec.get("visits")        # None: not recorded; an entry None: a fast search's
         stop = len(rec["moves"]) if rec["resign_ply"] is None else rec["resign_ply"] + after_resign
+        if rec.get("settled_ply") is not None:      # a game played on past it: as if it stopped
+            stop = min(stop, rec["settled_ply"])
         with GoEngine(size=n, komi=rec["komi"]) as eng:
             for ply, move in enumerate(rec["moves"][:stop]):
                 lib.go_game_value_planes(eng.game, buf)
@@ -547,12 +600,21 @@ def main():
 @click.option("--full-share", default=SelfPlay.full_share, show_default=True,
               type=click.FloatRange(0, 1, min_open=True),
               help="With --fast-playouts: the share of moves searched with the full PLAYOUTS.")
+@click.option("--settle", default=0.05, show_default=True, type=click.FloatRange(0, 0.5, max_open=True),
+              help="End a game once --settle-plies searches in a row give one side at least "
+                   "1 - SETTLE, that side the winner (0: play every game out to two passes).")
+@click.option("--settle-plies", default=SelfPlay.settle_plies, show_default=True,
+              type=click.IntRange(1))
+@click.option("--check-share", default=SelfPlay.check_share, show_default=True,
+              type=click.FloatRange(0, 1),
+              help="With --settle: the share of games played on anyway, to count how often the "
+                   "call was wrong.")
 @click.option("--seed", default=1, show_default=True, help="Game i uses seed SEED+i.")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON lines, appended to (games it holds are not played again).")
 def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts, full_share,
-                 seed, jobs, out):
+                 settle, settle_plies, check_share, seed, jobs, out):
     """Play GAMES self-play games and append them to OUT."""
     if fast_playouts >= playouts:
         raise click.BadParameter(f"{fast_playouts} is not fewer than --playouts {playouts}: give "
@@ -560,7 +622,8 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
                                  param_hint="--fast-playouts")
     conf = SelfPlay(size=int(size), komi=komi, playouts=playouts, sample_plies=sample_plies,
                     max_plies=3 * int(size) ** 2, value=value, fast_playouts=fast_playouts,
-                    full_share=full_share)
+                    full_share=full_share, settle=settle, settle_plies=settle_plies,
+                    check_share=check_share)
     with named_errors():
         n = selfplay(conf, games, seed, jobs, out, echo=click.echo)
     click.echo(f"{out}: {n} games played")
@@ -607,6 +670,8 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     test = np.array(out_games)[pos.game]
     click.echo(f"{len(kept)} games, {len(pos.won)} positions ({int((~test).sum())} to fit, "
                f"{int(test.sum())} held out)")
+    if report := settle_report(records):
+        click.echo(report)
     w = train(pos.subset(~test), shape, epochs, lr=lr, own_weight=own_weight, search_weight=search_weight,
               policy_weight=policy_weight, init=start, echo=click.echo)
     if test.any():

@@ -356,6 +356,42 @@ def test_a_randomized_playout_cap_searches_most_moves_fast_and_teaches_the_polic
     assert np.allclose(pos.policy[pos.taught].astype(np.float32).sum(axis=1), 1, atol=0.01)
 
 
+def test_a_settled_game_stops_where_the_searches_agree_and_a_checked_one_plays_on():
+    """Settling ends a game once SETTLE_PLIES searches in a row give one side at least
+    1 - SETTLE; a checked game plays the same moves to two passes and keeps the call to compare."""
+    conf = learn_value.SelfPlay(size=7, komi=6.5, playouts=60, sample_plies=2, max_plies=200,
+                                settle=0.3, settle_plies=2, check_share=0.0)
+    stopped = learn_value.play_game(conf, seed=11)
+    ply, called = stopped["settled_ply"], stopped["settled"]
+    assert called in ("b", "w") and 2 < ply == len(stopped["moves"])
+    assert stopped["winner"] == called and stopped["score"] is None and not stopped["checked"]
+    assert len(stopped["ownership"]) == 49          # the last search's, for the ownership head
+    for i in (ply - 2, ply - 1):                     # the last two searches agreed on the caller
+        rate = stopped["winrates"][i]
+        assert (rate if (i % 2 == 0) == (called == "b") else 1 - rate) >= 0.7
+    checked = learn_value.play_game(dataclasses.replace(conf, check_share=1.0), seed=11)
+    assert checked["checked"] and checked["moves"][:ply] == stopped["moves"]
+    assert (checked["settled_ply"], checked["settled"]) == (ply, called)
+    assert checked["moves"][-2:] == [None, None] and len(checked["moves"]) > ply
+    assert (checked["winner"] == "b") == (checked["score"] > 0)
+    assert len(learn_value.positions([checked]).won) == len(learn_value.positions([stopped]).won) == ply
+    plain = learn_value.play_game(dataclasses.replace(conf, settle=0.0), seed=11)
+    assert "settled_ply" not in plain and "settle" not in plain and plain["moves"][-2:] == [None, None]
+    assert plain["moves"] == checked["moves"]        # settling draws nothing from the game's stream
+
+
+def test_the_settle_report_counts_the_calls_the_checked_games_proved_wrong():
+    def rec(settled, winner, checked, ply=40):
+        return {"settled": settled, "winner": winner, "checked": checked, "settled_ply": ply}
+    records = [rec("b", "b", False, 30), rec("w", "w", False, 50), rec("b", "b", True),
+               rec("b", "w", True), rec("w", "w", True), rec(None, "b", False, None)]
+    assert learn_value.settle_report(records) == (
+        "settled 5 of 6 games early (at move 40 on average; 2 stopped there); 1 of the 3 played "
+        "on to check ended the other way (33.3%)")
+    assert learn_value.settle_report(records[:2]).endswith("none played on to check yet")
+    assert learn_value.settle_report([rec(None, "b", False, None)]) is None
+
+
 def test_the_holdout_report_measures_the_network_as_the_core_computes_it_and_in_floats(tmp_path):
     """fit's held-out report (no training needed): the shipped network's log loss in 16-bit
     integers and in floats, close to each other and better than a coin on 9x9 self-play."""
