@@ -28,20 +28,14 @@ from pathlib import Path
 import click
 
 from engines.go import sgf
-from engines.match.journal import JOURNAL
+from engines.match.journal import Journal
 from plumbing.cli import named_errors
-from plumbing.errors import NamedError
-from plumbing.files import read_json_lines
 
 LOST = 0.2       # below this for the rest of the game: lost for good
 LEAD = 0.55      # at least this shortly before: the game collapsed from a lead
 TURN = 10        # "shortly": this many moves
 EVEN = 0.45      # below this at move 30: behind early
 EARLY = 30
-
-
-class ReviewError(NamedError):
-    """A run directory that holds no match journal."""
 
 
 @dataclass
@@ -54,7 +48,11 @@ class Turning:
 
 def turning(curve: list[tuple[int, float]]) -> Turning:
     """The kind of loss a CURVE of (move number, the candidate's estimate) shows."""
-    lost_at = next((m for i, (m, _) in enumerate(curve) if all(p < LOST for _, p in curve[i:])), None)
+    lost_at = None
+    for m, p in reversed(curve):       # the start of the curve's last run below LOST
+        if p >= LOST:
+            break
+        lost_at = m
     before = max((p for m, p in curve if lost_at is not None and lost_at - TURN <= m < lost_at),
                  default=None)
     early = [p for m, p in curve if m <= EARLY]
@@ -87,15 +85,7 @@ def estimates(record: sgf.GameRecord, color: str, playouts: int, value: bool) ->
 
 def lost_games(run: Path, draws: bool) -> list[dict]:
     """The journal's games the candidate lost (and drew, with DRAWS), in the order played."""
-    path = run / JOURNAL
-    if not path.exists():
-        raise ReviewError(f"{run} holds no {JOURNAL}: give the --out directory of an "
-                          "`engines match go` run")
-    entries = read_json_lines(path, ReviewError, "give the --out directory of an `engines match go` run")
-    head = entries[0] if entries else {}
-    if head.get("type") != "match" or head.get("game") != "go":
-        raise ReviewError(f"{path} is not the journal of a Go match")
-    return [e for e in entries[1:] if e.get("type") == "game" and e.get("record")
+    return [e for e in Journal(run).games("go") if e.get("record")
             and (e["points"] == 0 or (draws and e["points"] == 0.5))]
 
 

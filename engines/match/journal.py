@@ -23,7 +23,7 @@ JOURNAL = "journal.jsonl"
 
 
 class JournalError(NamedError):
-    """A journal that cannot be resumed (other options, not a journal)."""
+    """A journal that cannot be resumed or read (other options, not a journal)."""
 
 
 class Journal:
@@ -39,11 +39,8 @@ class Journal:
                                                "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}))
             return []
         lines = read_lines(self.path, repair=True)
-        try:
-            head = json.loads(lines[0]) if lines else None
-        except json.JSONDecodeError:
-            head = None
-        if not isinstance(head, dict) or head.get("type") != "match":
+        head = _head(lines)
+        if head is None:
             if not lines:  # only a torn first line: start afresh
                 self.path.unlink()
                 return self.open(game, options)
@@ -57,6 +54,22 @@ class Journal:
             raise JournalError(
                 f"{self.path} was played with other options, so the match cannot resume: "
                 + "; ".join(differ) + ". Run with the same options, or use another --out")
+        return self._games(lines)
+
+    def games(self, game: str) -> list[dict]:
+        """The games a journal of a GAME match holds (journal order), read only: for tools
+        that look at a match another process played or plays."""
+        if not self.path.exists():
+            raise JournalError(f"{self.path.parent} holds no {JOURNAL}: give the --out "
+                               f"directory of an `engines match {game}` run")
+        lines = read_lines(self.path)
+        head = _head(lines)
+        if head is None or head.get("game") != game:
+            raise JournalError(f"{self.path} is not the journal of a {game.capitalize()} match")
+        return self._games(lines)
+
+    def _games(self, lines: list[str]) -> list[dict]:
+        """The game lines after the first, each index once (a resumed match may repeat one)."""
         games, seen = [], set()
         for number, line in enumerate(lines[1:], start=2):
             try:
@@ -70,6 +83,15 @@ class Journal:
 
     def append(self, entry: dict) -> None:
         append_line(self.path, json.dumps({"type": "game", **entry}))
+
+
+def _head(lines: list[str]) -> dict | None:
+    """The journal's first line, or None when it is not a match's."""
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        return None
+    return head if isinstance(head, dict) and head.get("type") == "match" else None
 
 
 def differences(old: dict, new: dict) -> list[str]:

@@ -37,7 +37,7 @@ def _journal(tmp_path, games, game="go"):
 def _game(seed, points, color="b"):
     moves = [("b", (4, 4)), ("w", (2, 2)), ("b", (6, 6)), ("w", (2, 6)), ("b", (6, 2)), ("w", None)]
     record = sgf.GameRecord(size=9, komi=7.0, moves=moves, result="W+R")
-    return {"seed": seed, "points": points, "candidate_color": color, "result": "W+R",
+    return {"index": seed, "seed": seed, "points": points, "candidate_color": color, "result": "W+R",
             "moves": len(moves), "record": sgf.dumps(record)}
 
 
