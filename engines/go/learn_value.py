@@ -51,7 +51,9 @@ toward the game's result (blended with the search's estimate), the ownership tow
 ownership, and the policy toward the self-play search's visits of each move (cross-entropy
 over the empty points and a pass; records without visits teach the move the search chose).
 The search evaluates it once per node it expands when asked to (`go_search_opts.value`): the
-policy sets the children's priors, the value the node's.
+policy sets the children's priors, the value the node's. `--init HEADER` starts from a network
+a fit wrote; a larger `--channels` or `--layers` grows it first (`grow`), so that a wider
+network starts from what the smaller one learned.
 """
 from __future__ import annotations
 
@@ -340,6 +342,41 @@ def init_weights(shape: Shape, planes: int, seed: int = 0) -> dict:
             "fc2_w": he(h, fan=h) * 0.1, "fc2_b": np.zeros((), np.float32),
             "pol_w": he(c, fan=c) * 0.1, "pol_b": np.zeros((), np.float32),
             "pass_w": np.zeros(c + 1, np.float32), "pass_b": np.float32(-3.0)}
+
+
+def grow(w: dict, shape: Shape, seed: int = 0) -> dict:
+    """W's network made SHAPE's size, computing what W computes, so that a larger network
+    starts from what a smaller one learned rather than from nothing.
+    - More channels: the new ones are drawn at random (He-scaled, as init_weights) from every
+      channel, and nothing reads them yet (zero weights from them into the old channels and
+      the heads): the same outputs exactly, and the heads' gradients reach them at once.
+    - More layers: residual layers appended after the old ones, drawn at a thousandth of
+      init_weights' scale, so that each adds almost nothing (x + relu(conv x)) at first; zero
+      weights would add exactly nothing, but a relu at exactly zero passes no gradient."""
+    rng = np.random.default_rng(seed)
+    c, layers = w["conv_b"].shape[1], len(w["conv_b"])
+    C, L = shape.channels, shape.layers
+    if C < c or L < layers or shape.hidden != len(w["fc1_b"]):
+        raise ValueError(f"cannot grow {c} channels x {layers} layers (hidden {len(w['fc1_b'])}) "
+                         f"into {C} x {L} (hidden {shape.hidden})")
+
+    def he(*dims, fan, scale=1.0):
+        return (rng.standard_normal(dims) * np.sqrt(2.0 / fan) * scale).astype(np.float32)
+
+    g = {k: np.array(v, np.float32) for k, v in w.items()}
+    conv0 = np.concatenate([g["conv0_w"], he(C - c, g["conv0_w"].shape[1], 3, 3, fan=9 * g["conv0_w"].shape[1])])
+    conv = np.zeros((L - 1, C, C, 3, 3), np.float32)
+    conv[:layers - 1, :c, :c] = g["conv_w"]
+    conv[:layers - 1, c:] = he(layers - 1, C - c, C, 3, 3, fan=9 * C) * 0.5   # into the new channels
+    conv[layers - 1:] = he(L - layers, C, C, 3, 3, fan=9 * C, scale=1e-3)
+    bias = np.zeros((L, C), np.float32)
+    bias[:layers, :c] = g["conv_b"]
+    pad = np.zeros(C - c, np.float32)
+    fc1 = g["fc1_w"]                  # (hidden, channels + 1): the channels' means, then ownership's
+    return {**g, "conv0_w": conv0, "conv_w": conv, "conv_b": bias,
+            "own_w": np.concatenate([g["own_w"], pad]), "pol_w": np.concatenate([g["pol_w"], pad]),
+            "fc1_w": np.concatenate([fc1[:, :c], np.zeros((len(fc1), C - c), np.float32), fc1[:, c:]], axis=1),
+            "pass_w": np.concatenate([g["pass_w"][:c], pad, g["pass_w"][c:]])}
 
 
 def quantized_weights(k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -643,7 +680,8 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
 @click.option("--init", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Start from the weights in this header (one fit wrote, such as "
                    "engines/go/core/value_weights.h) instead of random ones: the network keeps what "
-                   "it learned from earlier games and learns these; its shape is the header's.")
+                   "it learned from earlier games and learns these; its shape is the header's, or "
+                   "grown to a larger --channels or --layers.")
 @click.option("--lr", default=2e-3, show_default=True, type=click.FloatRange(0, min_open=True),
               help="Peak learning rate (a smaller one suits --init).")
 @click.option("--own-weight", default=1.0, show_default=True, help="Weight of the ownership loss.")
@@ -687,15 +725,20 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
 def starting_point(init: Path | None, size: int, planes: int, channels: int | None,
                    layers: int | None) -> tuple[Shape, dict | None]:
     """fit's network before training: (its shape, the weights in INIT or None for random ones).
-    The header must suit the games (SIZE, PLANES), and --channels and --layers, when given, it."""
+    The header must suit the games (SIZE, PLANES); --channels and --layers larger than its
+    grow its network (grow), smaller ones are refused."""
     if init is None:
         return Shape(channels or Shape.channels, layers or Shape.layers), None
     trained, w = read_header(init)
     shape = Shape(len(w["conv_b"][0]), len(w["conv_b"]), len(w["fc1_b"]))
     for name, given, has in (("--channels", channels, shape.channels), ("--layers", layers, shape.layers)):
-        if given is not None and given != has:
-            raise click.BadParameter(f"{given}, but {init} has {has}; leave it out to keep the "
-                                     "header's shape", param_hint=name)
+        if given is not None and given < has:
+            raise click.BadParameter(f"{given}, but {init} has {has}: a network can grow, not "
+                                     "shrink; leave it out to keep the header's shape",
+                                     param_hint=name)
+    wanted = Shape(channels or shape.channels, layers or shape.layers, shape.hidden)
+    if wanted != shape:
+        shape, w = wanted, grow(w, wanted)
     if trained != size:
         raise click.BadParameter(f"{init} was trained on {trained}x{trained} and these games are "
                                  f"{size}x{size}", param_hint="--init")

@@ -489,6 +489,32 @@ def test_fit_can_start_from_a_written_network_of_its_shape(tmp_path):
     assert learn_value.starting_point(None, 7, 10, 16, None) == (learn_value.Shape(channels=16), None)
 
 
+def test_a_grown_network_computes_what_the_smaller_one_did_and_every_new_weight_learns(tmp_path):
+    w = learn_value.init_weights(learn_value.Shape(channels=8, layers=3, hidden=4), planes=10, seed=5)
+    w["conv_b"] += 0.1                               # a trained network's biases are not zero
+    header = tmp_path / "value_weights.h"
+    learn_value.write_header(w, 7, header, "a test")
+    shape, grown = learn_value.starting_point(header, 7, 10, 12, 5)
+    assert shape == learn_value.Shape(channels=12, layers=5, hidden=4)
+    assert grown["conv_w"].shape == (4, 12, 12, 3, 3) and grown["fc1_w"].shape == (4, 13)
+    x = (np.random.default_rng(2).random((16, 10, 7, 7)) < 0.3).astype(np.float32)
+    wider = learn_value.grow(w, learn_value.Shape(channels=12, layers=3, hidden=4))
+    for net, tol in ((wider, 1e-5), (grown, 1e-2)):  # wider: exactly; deeper: nearly
+        for a, b in ((learn_value.forward(w, x, False)[0], learn_value.forward(net, x, False)[0]),
+                     (learn_value.forward(w, x, False)[1], learn_value.forward(net, x, False)[1])):
+            assert np.abs(a - b).max() < tol
+        a, b = learn_value.policy_logits(w, x, False), learn_value.policy_logits(net, x, False)
+        assert np.abs(a[np.isfinite(a)] - b[np.isfinite(b)]).max() < 10 * tol
+    # every new weight learns: the new channels carry signal (so the heads' zero weights on
+    # them get gradients), and the appended layers' relus are open somewhere (so theirs do)
+    trunk = learn_value._trunk(grown, x, False)
+    assert (trunk[:, 8:] > 0).mean() > 0.2
+    shallow = learn_value._trunk(learn_value.grow(w, learn_value.Shape(12, 3, 4)), x, False)
+    assert 0 < np.abs(trunk - shallow).max() < 0.1
+    with pytest.raises(ValueError, match="cannot grow 8 channels x 3 layers"):
+        learn_value.grow(w, learn_value.Shape(channels=4, layers=3, hidden=4))
+
+
 def test_a_header_says_what_its_network_learned_from_through_every_generation(tmp_path):
     w = learn_value.init_weights(learn_value.Shape(channels=4, layers=2, hidden=4), planes=10, seed=5)
     first, second = tmp_path / "first.h", tmp_path / "second.h"
@@ -502,8 +528,8 @@ def test_a_header_says_what_its_network_learned_from_through_every_generation(tm
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--channels", "16"], "16, but .* has 8; leave it out"),
-    (["--layers", "4"], "4, but .* has 3; leave it out"),
+    (["--channels", "4"], "4, but .* has 8: a network can grow, not shrink"),
+    (["--layers", "2"], "2, but .* has 3: a network can grow, not shrink"),
 ])
 def test_fit_refuses_a_starting_network_that_does_not_fit(tmp_path, args, message):
     w = learn_value.init_weights(learn_value.Shape(channels=8, layers=3, hidden=4), planes=10, seed=5)
