@@ -736,16 +736,14 @@ def starting_point(init: Path | None, size: int, planes: int, channels: int | No
             raise click.BadParameter(f"{given}, but {init} has {has}: a network can grow, not "
                                      "shrink; leave it out to keep the header's shape",
                                      param_hint=name)
-    wanted = Shape(channels or shape.channels, layers or shape.layers, shape.hidden)
-    if wanted != shape:
-        shape, w = wanted, grow(w, wanted)
     if trained != size:
         raise click.BadParameter(f"{init} was trained on {trained}x{trained} and these games are "
                                  f"{size}x{size}", param_hint="--init")
     if w["conv0_w"].shape[1] != planes:
         raise click.BadParameter(f"{init} reads {w['conv0_w'].shape[1]} planes of a position and "
                                  f"this version makes {planes}", param_hint="--init")
-    return shape, w
+    wanted = Shape(channels or shape.channels, layers or shape.layers, shape.hidden)
+    return (wanted, grow(w, wanted)) if wanted != shape else (shape, w)
 
 
 def report_holdout(w: dict, held: Positions, echo=print) -> None:
