@@ -325,6 +325,11 @@ class Shape:
     hidden: int = 32
 
 
+def _he(rng: np.random.Generator, *dims: int, fan: int) -> np.ndarray:
+    """Random weights of shape DIMS at He's scale for FAN inputs."""
+    return (rng.standard_normal(dims) * np.sqrt(2.0 / fan)).astype(np.float32)
+
+
 def init_weights(shape: Shape, planes: int, seed: int = 0) -> dict:
     """Random weights (He-scaled) in the layout core/value.c reads; the last layer starts
     small, so an untrained net says about 50%."""
@@ -332,7 +337,7 @@ def init_weights(shape: Shape, planes: int, seed: int = 0) -> dict:
     c, h = shape.channels, shape.hidden
 
     def he(*dims, fan):
-        return (rng.standard_normal(dims) * np.sqrt(2.0 / fan)).astype(np.float32)
+        return _he(rng, *dims, fan=fan)
 
     return {"conv0_w": he(c, planes, 3, 3, fan=9 * planes),
             "conv_w": he(shape.layers - 1, c, c, 3, 3, fan=9 * c) * 0.5,
@@ -360,22 +365,20 @@ def grow(w: dict, shape: Shape, seed: int = 0) -> dict:
         raise ValueError(f"cannot grow {c} channels x {layers} layers (hidden {len(w['fc1_b'])}) "
                          f"into {C} x {L} (hidden {shape.hidden})")
 
-    def he(*dims, fan, scale=1.0):
-        return (rng.standard_normal(dims) * np.sqrt(2.0 / fan) * scale).astype(np.float32)
-
     g = {k: np.array(v, np.float32) for k, v in w.items()}
-    conv0 = np.concatenate([g["conv0_w"], he(C - c, g["conv0_w"].shape[1], 3, 3, fan=9 * g["conv0_w"].shape[1])])
+    planes = g["conv0_w"].shape[1]
+    conv0 = np.concatenate([g["conv0_w"], _he(rng, C - c, planes, 3, 3, fan=9 * planes)])
     conv = np.zeros((L - 1, C, C, 3, 3), np.float32)
     conv[:layers - 1, :c, :c] = g["conv_w"]
-    conv[:layers - 1, c:] = he(layers - 1, C - c, C, 3, 3, fan=9 * C) * 0.5   # into the new channels
-    conv[layers - 1:] = he(L - layers, C, C, 3, 3, fan=9 * C, scale=1e-3)
+    conv[:layers - 1, c:] = _he(rng, layers - 1, C - c, C, 3, 3, fan=9 * C) * 0.5  # into the new
+    conv[layers - 1:] = _he(rng, L - layers, C, C, 3, 3, fan=9 * C) * 1e-3
     bias = np.zeros((L, C), np.float32)
     bias[:layers, :c] = g["conv_b"]
     pad = np.zeros(C - c, np.float32)
     fc1 = g["fc1_w"]                  # (hidden, channels + 1): the channels' means, then ownership's
-    return {**g, "conv0_w": conv0, "conv_w": conv, "conv_b": bias,
+    fc1 = np.concatenate([fc1[:, :c], np.zeros((len(fc1), C - c), np.float32), fc1[:, c:]], axis=1)
+    return {**g, "conv0_w": conv0, "conv_w": conv, "conv_b": bias, "fc1_w": fc1,
             "own_w": np.concatenate([g["own_w"], pad]), "pol_w": np.concatenate([g["pol_w"], pad]),
-            "fc1_w": np.concatenate([fc1[:, :c], np.zeros((len(fc1), C - c), np.float32), fc1[:, c:]], axis=1),
             "pass_w": np.concatenate([g["pass_w"][:c], pad, g["pass_w"][c:]])}
 
 
