@@ -245,8 +245,10 @@ void go_game_policy_counts(const go_game *g, int policy, int samples, uint64_t s
 /* The learned value (value.c, value_weights.h). The network's input: GO_VALUE_PLANES planes of
    size * size floats (plane-major, row-major), seen from the side to move: its stones, the
    opponent's, its chains with one and with two liberties, the opponent's, the last move, the
-   ko point, the board (all 1) and whether black is to move (all 1 or all 0). Returns size*size. */
-#define GO_VALUE_PLANES 10
+   ko point, the board (all 1), whether black is to move (all 1 or all 0), its chains with
+   three liberties, the opponent's, its chains that die in a ladder if the attacker moves first
+   (one or two liberties), the opponent's. Returns size*size. An even count (value.c pairs them). */
+#define GO_VALUE_PLANES 14
 int go_game_value_planes(const go_game *g, float *out);
 /* The chance that the side to move wins; ownership (size * size, row-major, +1 the side to
    move's) unless NULL. */

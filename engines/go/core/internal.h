@@ -42,6 +42,8 @@ int go_board_region_touch(const go_board *b, int point);
 int go_move_features(const go_board *b, int color, int point);
 /* 1 when color extending at point from atari is still captured in a ladder. */
 int go_ladder_escape_fails(const go_board *b, int color, int point);
+/* 1 when the chain at head (one or two liberties) dies in a ladder if its attacker moves first. */
+int go_chain_laddered(const go_board *b, int head);
 /* 1 when a 3x3 shape matches around the empty point. */
 int go_pattern_match(const go_board *b, int point);
 /* Liberties (up to 3) color would have after playing the empty point. */

@@ -270,6 +270,27 @@ int go_ladder_escape_fails(const go_board *b, int color, int point)
     return 0;
 }
 
+int go_chain_laddered(const go_board *b, int head)
+{
+    /* In atari: its side runs and is still captured. With two liberties: the attacker puts it in
+       atari on either liberty (a move the chain cannot simply capture) and the ladder works. */
+    int libs[3], n = go_board_libs(b, head, 3, libs), color = b->color[head];
+    if (n == 1)
+        return ladder_captures(b, head, 0);
+    if (n != 2)
+        return 0;
+    for (int i = 0; i < 2; i++) {
+        if (go_board_check(b, go_other(color), libs[i]) != GO_OK)
+            continue;
+        go_board chase;
+        go_board_copy(&chase, b);
+        go_board_play(&chase, go_other(color), libs[i]);
+        if (chase.color[head] == color && ladder_captures(&chase, head, 0))
+            return 1;
+    }
+    return 0;
+}
+
 int go_move_features(const go_board *b, int color, int point)
 {
     if (point == GO_PASS)

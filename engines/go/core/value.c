@@ -26,15 +26,23 @@
 #error "value_weights.h: VALUE_CHANNELS must be a multiple of 4, at least GO_VALUE_PLANES"
 #endif
 
+#if !defined VALUE_PLANES || VALUE_PLANES != GO_VALUE_PLANES
+#error "value_weights.h reads another number of planes than go_value_planes makes: refit it (learn_value fit --init grows a header's planes)"
+#endif
+
+/* New planes go last: a network fitted on fewer planes then reads them with zero weights. */
 enum {
     PLANE_OWN, PLANE_OPP, PLANE_OWN_ATARI, PLANE_OWN_TWO, PLANE_OPP_ATARI, PLANE_OPP_TWO,
-    PLANE_LAST, PLANE_KO, PLANE_BOARD, PLANE_BLACK_TO_MOVE
+    PLANE_LAST, PLANE_KO, PLANE_BOARD, PLANE_BLACK_TO_MOVE, PLANE_OWN_THREE, PLANE_OPP_THREE,
+    PLANE_OWN_LADDERED, PLANE_OPP_LADDERED
 };
 
 int go_value_planes(const go_board *b, float *out)
 {
     int n = b->size, nn = n * n, me = b->to_move;
     memset(out, 0, GO_VALUE_PLANES * nn * sizeof *out);
+    /* A chain's liberties and ladder are read once, at its head, for all its stones. */
+    uint8_t libs[GO_MAX_POINTS] = {0}, laddered[GO_MAX_POINTS];   /* a chain has a liberty */
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) {
             int p = go_point(b, x, y), c = b->color[p], at = y * n + x;
@@ -42,10 +50,18 @@ int go_value_planes(const go_board *b, float *out)
             out[PLANE_BLACK_TO_MOVE * nn + at] = me == GO_BLACK;
             if (c == GO_EMPTY)
                 continue;
-            int libs = go_board_libs(b, p, 3, NULL), own = c == me;
+            int head = b->chain[p], own = c == me;
+            if (!libs[head]) {
+                libs[head] = (uint8_t)go_board_libs(b, head, 4, NULL);
+                laddered[head] = libs[head] <= 2 && go_chain_laddered(b, head);
+            }
             out[(own ? PLANE_OWN : PLANE_OPP) * nn + at] = 1;
-            if (libs <= 2)
-                out[((own ? PLANE_OWN_ATARI : PLANE_OPP_ATARI) + (libs == 2)) * nn + at] = 1;
+            if (libs[head] <= 2)
+                out[((own ? PLANE_OWN_ATARI : PLANE_OPP_ATARI) + (libs[head] == 2)) * nn + at] = 1;
+            if (libs[head] == 3)
+                out[(own ? PLANE_OWN_THREE : PLANE_OPP_THREE) * nn + at] = 1;
+            if (laddered[head])
+                out[(own ? PLANE_OWN_LADDERED : PLANE_OPP_LADDERED) * nn + at] = 1;
         }
     int x, y;
     if (b->last_move > 0) {

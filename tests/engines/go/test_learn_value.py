@@ -21,7 +21,7 @@ from tests.engines import fuzzing
 
 HEADER = Path(engines.go.__file__).parent / "core" / "value_weights.h"
 PLANES = ["own", "opp", "own_atari", "own_two", "opp_atari", "opp_two", "last", "ko", "board",
-          "black_to_move"]
+          "black_to_move", "own_three", "opp_three", "own_laddered", "opp_laddered"]
 
 
 def planes(engine):
@@ -74,6 +74,25 @@ def test_planes_are_seen_from_the_side_to_move():
         p = planes(e)             # white to move: the same stones change sides
         assert p["own"][0, 1] == 1 and p["opp"][0, 0] == 1 and p["opp_atari"][0, 0] == 1
         assert p["black_to_move"].sum() == 0
+
+
+def test_three_liberties_and_ladders_are_marked():
+    from tests.engines.go.test_search_tactics import LADDER, setup
+
+    with GoEngine(size=9) as e:
+        setup(e, LADDER)          # white to move; its stone at (3, 3) in atari, running dies
+        p = planes(e)
+        assert p["own_atari"][3, 3] == 1 and p["own_laddered"][3, 3] == 1
+        assert p["opp_three"][3, 2] == p["opp_three"][2, 3] == 1 and p["opp_three"].sum() == 2
+        assert p["opp_laddered"].sum() == p["own_three"].sum() == 0
+    with GoEngine(size=9) as e:
+        setup(e, LADDER[:2] + [". . . . . . . . ."] + LADDER[3:])
+        p = planes(e)             # white's stone has two liberties; black's atari at (3, 2) works
+        assert p["own_two"][3, 3] == 1 and p["own_laddered"][3, 3] == 1
+        e.play("w", (6, 1))       # a white stone on the running line breaks the ladder
+        e.play("b", (8, 7))
+        p = planes(e)
+        assert p["own_two"][3, 3] == 1 and p["own_laddered"].sum() == 0
 
 
 def test_the_ko_point_is_marked():
@@ -515,6 +534,28 @@ def test_a_grown_network_computes_what_the_smaller_one_did_and_every_new_weight_
         learn_value.grow(w, learn_value.Shape(channels=4, layers=3, hidden=4))
 
 
+def test_a_network_given_new_planes_computes_what_it_did_until_it_learns_to_read_them(tmp_path):
+    w = learn_value.init_weights(learn_value.Shape(channels=8, layers=3, hidden=4), planes=10, seed=5)
+    header = tmp_path / "value_weights.h"
+    learn_value.write_header(w, 7, header, "a test")
+    shape, grown = learn_value.starting_point(header, 7, 14, None, None)   # a newer go_value_planes
+    assert shape == learn_value.Shape(channels=8, layers=3, hidden=4)
+    assert grown["conv0_w"].shape == (8, 14, 3, 3) and not grown["conv0_w"][:, 10:].any()
+    x = (np.random.default_rng(2).random((16, 14, 7, 7)) < 0.3).astype(np.float32)
+    for q, tol in ((False, 1e-6), (True, 2e-3)):     # in floats the same; in the core's integers,
+        for a, b in zip(learn_value.forward(w, x[:, :10], q), learn_value.forward(grown, x, q)):
+            assert np.abs(a - b).max() <= tol        # up to the rounding (the scale counts inputs)
+        a, b = learn_value.policy_logits(w, x[:, :10], q), learn_value.policy_logits(grown, x, q)
+        assert np.abs(a[np.isfinite(a)] - b[np.isfinite(b)]).max() <= 10 * tol
+    learn_value.write_header(grown, 7, header, "a test")
+    assert "#define VALUE_PLANES 14" in header.read_text()
+    assert learn_value.read_header(header)[1]["conv0_w"].shape == (8, 14, 3, 3)
+    # the new planes' weights move the outputs (they have a gradient), so fitting teaches them
+    nudged = {**grown, "conv0_w": grown["conv0_w"].copy()}
+    nudged["conv0_w"][:, 10:] += 1e-2
+    assert np.abs(learn_value.forward(nudged, x, False)[0] - learn_value.forward(grown, x, False)[0]).max() > 1e-4
+
+
 def test_a_header_says_what_its_network_learned_from_through_every_generation(tmp_path):
     w = learn_value.init_weights(learn_value.Shape(channels=4, layers=2, hidden=4), planes=10, seed=5)
     first, second = tmp_path / "first.h", tmp_path / "second.h"
@@ -543,5 +584,5 @@ def test_fit_refuses_a_starting_network_that_does_not_fit(tmp_path, args, messag
     learn_value.write_header(w, 7, header, "a test")                 # trained on another size
     result = CliRunner().invoke(learn_value.main, ["fit", str(games), "--init", str(header)])
     assert result.exit_code == 2 and "trained on 7x7 and these games are 5x5" in result.output
-    with pytest.raises(click.BadParameter, match="reads 10 planes .* makes 11"):
-        learn_value.starting_point(header, 7, 11, None, None)
+    with pytest.raises(click.BadParameter, match="reads 10 planes .* makes only 9: .* without --init"):
+        learn_value.starting_point(header, 7, 9, None, None)
