@@ -354,7 +354,9 @@ def grow(w: dict, shape: Shape, seed: int = 0, planes: int | None = None) -> dic
     computes, so that a larger network starts from what a smaller one learned rather than from
     nothing.
     - More planes (go_value_planes adds new ones last): read with zero weights, so the same
-      outputs exactly; their gradient is the input times the first layer's, so they learn.
+      outputs (exactly in floats; the core's 16-bit rounding of the weights counts the inputs,
+      so about 1e-3 apart there); their gradient is the input times the first layer's, so
+      they learn.
     - More channels: the new ones are drawn at random (He-scaled, as init_weights) from every
       channel, and nothing reads them yet (zero weights from them into the old channels and
       the heads): the same outputs exactly, and the heads' gradients reach them at once.

@@ -26,8 +26,9 @@
 #error "value_weights.h: VALUE_CHANNELS must be a multiple of 4, at least GO_VALUE_PLANES"
 #endif
 
+/* A header fitted to fewer planes: learn_value fit --init grows it (zero weights on the new). */
 #if !defined VALUE_PLANES || VALUE_PLANES != GO_VALUE_PLANES
-#error "value_weights.h reads another number of planes than go_value_planes makes: refit it (learn_value fit --init grows a header's planes)"
+#error "value_weights.h reads another number of planes than go_value_planes makes: refit it"
 #endif
 
 /* New planes go last: a network fitted on fewer planes then reads them with zero weights. */
