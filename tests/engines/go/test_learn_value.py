@@ -553,7 +553,8 @@ def test_a_network_given_new_planes_computes_what_it_did_until_it_learns_to_read
     # the new planes' weights move the outputs (they have a gradient), so fitting teaches them
     nudged = {**grown, "conv0_w": grown["conv0_w"].copy()}
     nudged["conv0_w"][:, 10:] += 1e-2
-    assert np.abs(learn_value.forward(nudged, x, False)[0] - learn_value.forward(grown, x, False)[0]).max() > 1e-4
+    moved = learn_value.forward(nudged, x, False)[0] - learn_value.forward(grown, x, False)[0]
+    assert np.abs(moved).max() > 1e-4
 
 
 def test_a_header_says_what_its_network_learned_from_through_every_generation(tmp_path):
