@@ -220,6 +220,25 @@ static int atari_escapes(const go_board *b, int color, int point, int *out)
     return n;
 }
 
+static int ladder_captures(const go_board *b, int point, int depth);
+
+/* The chain at point has the two liberties libs; its attacker puts it in atari on either (a
+   move the chain cannot simply capture). True when the ladder that follows captures it. */
+static int atari_captures(const go_board *b, int point, const int *libs, int depth)
+{
+    int color = b->color[point];
+    for (int i = 0; i < 2; i++) {
+        if (go_board_check(b, go_other(color), libs[i]) != GO_OK)
+            continue;
+        go_board chase;
+        go_board_copy(&chase, b);
+        go_board_play(&chase, go_other(color), libs[i]);
+        if (chase.color[point] == color && ladder_captures(&chase, point, depth))
+            return 1;
+    }
+    return 0;
+}
+
 /* Ladder reading: the chain at point (in atari, its colour to move) runs; the attacker keeps
    putting it in atari. True when the chain is captured. Depth-limited; board copies only. */
 static int ladder_captures(const go_board *b, int point, int depth)
@@ -246,18 +265,7 @@ static int ladder_captures(const go_board *b, int point, int depth)
     int libs[3], n = go_board_libs(&run, lib, 3, libs);
     if (n <= 1)
         return 1;
-    if (n >= 3)
-        return 0;
-    for (int i = 0; i < 2; i++) {              /* attacker ataris on either liberty */
-        go_board chase;
-        if (go_board_check(&run, go_other(color), libs[i]) != GO_OK)
-            continue;
-        go_board_copy(&chase, &run);
-        go_board_play(&chase, go_other(color), libs[i]);
-        if (chase.color[lib] == color && ladder_captures(&chase, lib, depth + 1))
-            return 1;
-    }
-    return 0;
+    return n == 2 && atari_captures(&run, lib, libs, depth + 1);
 }
 
 int go_ladder_escape_fails(const go_board *b, int color, int point)
@@ -272,23 +280,10 @@ int go_ladder_escape_fails(const go_board *b, int color, int point)
 
 int go_chain_laddered(const go_board *b, int head)
 {
-    /* In atari: its side runs and is still captured. With two liberties: the attacker puts it in
-       atari on either liberty (a move the chain cannot simply capture) and the ladder works. */
-    int libs[3], n = go_board_libs(b, head, 3, libs), color = b->color[head];
-    if (n == 1)
-        return ladder_captures(b, head, 0);
-    if (n != 2)
-        return 0;
-    for (int i = 0; i < 2; i++) {
-        if (go_board_check(b, go_other(color), libs[i]) != GO_OK)
-            continue;
-        go_board chase;
-        go_board_copy(&chase, b);
-        go_board_play(&chase, go_other(color), libs[i]);
-        if (chase.color[head] == color && ladder_captures(&chase, head, 0))
-            return 1;
-    }
-    return 0;
+    /* In atari: its side runs and is still captured. With two liberties: an atari starts a
+       ladder that works. */
+    int libs[3], n = go_board_libs(b, head, 3, libs);
+    return n == 1 ? ladder_captures(b, head, 0) : n == 2 && atari_captures(b, head, libs, 0);
 }
 
 int go_move_features(const go_board *b, int color, int point)
