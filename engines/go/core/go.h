@@ -221,6 +221,11 @@ int go_search_run(go_search *s, const go_game *g, int color, const go_search_opt
 
 /* 1 when color extending from atari at (x, y) is still captured in a ladder. */
 int go_game_ladder_fails(const go_game *g, int color, int x, int y);
+/* The moves the search boosts (1) or holds back (2) under the network, for the side to move
+   (go_tactical_moves, internal.h): 1 decides a fight of chains of min_size stones or more at
+   once, 2 is a self-atari of two stones or more; marks[y * size + x] (room for size * size,
+   0 elsewhere). Returns the count. */
+int go_game_tactical_moves(const go_game *g, int min_size, uint8_t *marks);
 /* Training data for learn_priors.py: every legal move of the side to move (no pass) as x,y
    pairs into xy, its canonical 3x3 shape key into keys, its GO_CLASS_GROUPS (internal.h)
    classes into cls and, unless gammas is NULL, the learned strength the search gives it into

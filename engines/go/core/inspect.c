@@ -4,10 +4,26 @@
 #include "go.h"
 #include "internal.h"
 
+#include <string.h>
+
 int go_game_ladder_fails(const go_game *g, int color, int x, int y)
 {
     const go_board *b = go_game_board(g);
     return go_ladder_escape_fails(b, color, go_point(b, x, y));
+}
+
+int go_game_tactical_moves(const go_game *g, int min_size, uint8_t *marks)
+{
+    const go_board *b = go_game_board(g);
+    uint8_t at[GO_MAX_POINTS];
+    int x, y, n = go_tactical_moves(b, min_size, at);
+    memset(marks, 0, (size_t)(b->size * b->size));
+    for (int p = 0; p < b->npoints; p++)
+        if (at[p]) {
+            go_xy(b, p, &x, &y);
+            marks[y * b->size + x] = at[p];
+        }
+    return n;
 }
 
 int go_game_move_classes(const go_game *g, int *xy, uint32_t *keys, uint8_t *cls, float *gammas)

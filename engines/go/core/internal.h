@@ -44,6 +44,15 @@ int go_move_features(const go_board *b, int color, int point);
 int go_ladder_escape_fails(const go_board *b, int color, int point);
 /* 1 when the chain at head (one or two liberties) dies in a ladder if its attacker moves first. */
 int go_chain_laddered(const go_board *b, int head);
+/* Moves that decide a fight at once for the side to move, marked GO_TACTIC_DECIDES in marks[]
+   (room for b->npoints bytes): the capture of an enemy chain in atari; an escape of an own
+   chain in atari (a capture of an attacker, or a run that gets out, not into a ladder); at two
+   liberties, the atari that kills an enemy chain, and the moves that save an own chain an atari
+   would ladder. Chains of at least min_size stones. The other legal moves that leave a chain
+   of two stones or more in atari (and capture nothing) are marked GO_TACTIC_SELF_ATARI.
+   Returns how many points are marked. */
+enum { GO_TACTIC_DECIDES = 1, GO_TACTIC_SELF_ATARI = 2 };
+int go_tactical_moves(const go_board *b, int min_size, uint8_t *marks);
 /* 1 when a 3x3 shape matches around the empty point. */
 int go_pattern_match(const go_board *b, int point);
 /* Liberties (up to 3) color would have after playing the empty point. */

@@ -420,6 +420,63 @@ static int two_liberty_replies(const go_board *b, int last, int *out)
     return n;
 }
 
+/* Stones in the chain color's move at point would make (the stone and its own neighbours). */
+static int joined_size(const go_board *b, int color, int point)
+{
+    int s = b->stride, nb[4] = {point - 1, point + 1, point - s, point + s}, heads[4], n = 0, size = 1;
+    for (int i = 0; i < 4; i++) {
+        if (b->color[nb[i]] != color)
+            continue;
+        int h = b->chain[nb[i]], dup = 0;
+        for (int k = 0; k < n; k++)
+            dup |= heads[k] == h;
+        if (!dup) {
+            heads[n++] = h;
+            size += b->csize[h];
+        }
+    }
+    return size;
+}
+
+int go_tactical_moves(const go_board *b, int min_size, uint8_t *marks)
+{
+    int color = b->to_move, n = 0, out[48];
+    memset(marks, 0, (size_t)b->npoints);
+    for (int h = 0; h < b->npoints; h++) {
+        int c = b->color[h], libs[3], m = 0;
+        if ((c != GO_BLACK && c != GO_WHITE) || b->chain[h] != h || b->csize[h] < min_size ||
+            b->plib[h] > 8)
+            continue;   /* two liberties make at most eight pseudo-liberties */
+        int k = go_board_libs(b, h, 3, libs);
+        if (k == 1 && c != color) {
+            out[m++] = libs[0];
+        } else if (k == 1) {
+            m = atari_escapes(b, color, h, out);
+            for (int i = 0; i < m; i++)   /* running into a ladder saves nothing */
+                if (out[i] == libs[0] && go_ladder_escape_fails(b, color, libs[0]))
+                    out[i--] = out[--m];
+        } else if (k == 2 && c != color) {
+            m = race_kill(b, c, libs, out, 0);
+        } else if (k == 2 && go_chain_laddered(b, h)) {
+            m = race_save(b, h, libs, out, 0);
+        }
+        for (int i = 0; i < m; i++)
+            if (!marks[out[i]] && go_board_check(b, color, out[i]) == GO_OK) {
+                marks[out[i]] = GO_TACTIC_DECIDES;
+                n++;
+            }
+    }
+    for (int i = 0; i < b->nempty; i++) {
+        int p = b->empty[i];
+        if (!marks[p] && libs_after_upto(b, color, p, 2, 0) == 1 && joined_size(b, color, p) >= 2 &&
+            go_board_check(b, color, p) == GO_OK) {
+            marks[p] = GO_TACTIC_SELF_ATARI;
+            n++;
+        }
+    }
+    return n;
+}
+
 static int pick_legal(go_board *b, go_rng *r, const int *cand, int n, int avoid_self_atari)
 {
     if (n <= 0)

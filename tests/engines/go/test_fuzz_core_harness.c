@@ -183,6 +183,13 @@ static void op_read(fuzz *f, int kind)
             int i = (int)rnd((uint64_t)n);
             CHECK(go_game_move_gamma(f->g, xy[2 * i], xy[2 * i + 1]) == gammas[i]);
         }
+        int marked = 0, nt = go_game_tactical_moves(f->g, 1 + (int)rnd(3), marks);
+        for (int i = 0; i < size * size; i++) {   /* 1 or 2, on moves legal but for superko */
+            int why = marks[i] ? go_game_check(f->g, go_game_to_move(f->g), i % size, i / size) : GO_OK;
+            CHECK(marks[i] <= 2 && (why == GO_OK || why == GO_ERR_SUPERKO));
+            marked += marks[i] != 0;
+        }
+        CHECK(nt == marked);
     } else {
         int samples = 1 + (int)rnd(30), total = 0;
         memset(counts, 0, sizeof counts);

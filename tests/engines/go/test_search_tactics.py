@@ -262,6 +262,52 @@ def test_ataris_on_a_two_liberty_chain_get_the_highest_priors():
         assert priors[(3, 6)] > quiet and priors[(3, 8)] > quiet
 
 
+def to_play(engine, color):
+    """COLOR to move next (the other side passes if need be)."""
+    if engine.to_move != color:
+        engine.play(engine.to_move, None)
+
+
+def tactical_moves(engine, min_size):
+    """The points go_tactical_moves marks for the side to move: {(x, y): mark}."""
+    from engines.go._core import ffi, lib
+
+    n = engine.size
+    marks = ffi.new("uint8_t[]", n * n)
+    count = lib.go_game_tactical_moves(engine.game, min_size, marks)
+    found = {(i % n, i // n): marks[i] for i in range(n * n) if marks[i]}
+    assert count == len(found)
+    return found
+
+
+@pytest.mark.parametrize("to_move", ["b", "w"])
+def test_the_fight_deciding_moves_are_the_capture_the_escape_and_the_killing_atari(to_move):
+    """ATARI: the liberty both captures (black) and escapes (white). RACE: black's atari that
+    white cannot escape, and white's extension to three liberties (black would ladder the
+    chain); black's other atari (3, 8) is escaped at (3, 6), so it is not marked, and for
+    white it fills its own last liberty but one: a self-atari of four stones (2)."""
+    with GoEngine(size=9) as e:
+        setup(e, ATARI)
+        to_play(e, to_move)
+        assert tactical_moves(e, 2) == {(5, 3): 1}
+        assert tactical_moves(e, 4) == {}        # three stones are below that size
+    with GoEngine(size=9) as e:
+        setup(e, RACE)
+        to_play(e, to_move)
+        assert tactical_moves(e, 2) == ({(3, 6): 1} if to_move == "b" else {(3, 6): 1, (3, 8): 2})
+
+
+def test_a_run_into_a_ladder_is_not_a_fight_deciding_move():
+    with GoEngine(size=9) as e:
+        setup(e, LADDER)
+        to_play(e, "w")
+        assert tactical_moves(e, 1) == {}
+        e.play("w", (6, 1))                      # the breaker: now the run gets out
+        to_play(e, "w")
+        assert tactical_moves(e, 1) == {(4, 3): 1}
+        assert tactical_moves(e, 2) == {}        # one stone
+
+
 # A 9x9 game against GNU Go (match seed 6) up to black's pass. On the left, black's six stones
 # A3-B5 are in atari (liberty A2) and so is white's A7 (liberty B7): whoever moves first wins
 # that fight. Passing back counted W+2 by our own judgement, but the referee looks at the
