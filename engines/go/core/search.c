@@ -49,8 +49,8 @@
    escapes that get out, races at two liberties) of chains of TACTIC_MIN_SIZE stones or more
    get their policy strength multiplied by TACTIC_BOOST, and self-ataris of two stones or more
    by TACTIC_SELF_ATARI: at 1,000 playouts the tree missed refutations like these when their
-   prior kept them unvisited. 169/200 against GNU Go at 1,000 playouts where the policy alone
-   scored 157 (the same fresh seeds), even in self-play (bench/README.md, session 37). */
+   prior kept them unvisited. 247.5/300 against GNU Go at 1,000 playouts where the policy
+   alone scored 234 (the same fresh seeds), even in self-play (bench/README.md, session 37). */
 #define TACTIC_BOOST 3.0f
 #define TACTIC_SELF_ATARI 0.1f
 #define TACTIC_MIN_SIZE 2
