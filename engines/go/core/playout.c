@@ -420,22 +420,12 @@ static int two_liberty_replies(const go_board *b, int last, int *out)
     return n;
 }
 
-/* Stones in the chain color's move at point would make (the stone and its own neighbours). */
-static int joined_size(const go_board *b, int color, int point)
+/* True when point touches a stone of color: a move there joins a chain. */
+static int touches_own(const go_board *b, int color, int point)
 {
-    int s = b->stride, nb[4] = {point - 1, point + 1, point - s, point + s}, heads[4], n = 0, size = 1;
-    for (int i = 0; i < 4; i++) {
-        if (b->color[nb[i]] != color)
-            continue;
-        int h = b->chain[nb[i]], dup = 0;
-        for (int k = 0; k < n; k++)
-            dup |= heads[k] == h;
-        if (!dup) {
-            heads[n++] = h;
-            size += b->csize[h];
-        }
-    }
-    return size;
+    int s = b->stride;
+    return b->color[point - 1] == color || b->color[point + 1] == color ||
+           b->color[point - s] == color || b->color[point + s] == color;
 }
 
 int go_tactical_moves(const go_board *b, int min_size, uint8_t *marks)
@@ -468,7 +458,7 @@ int go_tactical_moves(const go_board *b, int min_size, uint8_t *marks)
     }
     for (int i = 0; i < b->nempty; i++) {
         int p = b->empty[i];
-        if (!marks[p] && libs_after_upto(b, color, p, 2, 0) == 1 && joined_size(b, color, p) >= 2 &&
+        if (!marks[p] && libs_after_upto(b, color, p, 2, 0) == 1 && touches_own(b, color, p) &&
             go_board_check(b, color, p) == GO_OK) {
             marks[p] = GO_TACTIC_SELF_ATARI;
             n++;
