@@ -222,9 +222,10 @@ class QuoridorEngine:
         nodes_per_second, pv (names), candidates ([name, score], best first: the first score
         exact, the others upper bounds), path (each player's shortest path), memory (bytes
         the search holds). The tree searches add winrate (the move's, side to move), playouts,
-        tree_full, threads (that searched) and candidate_visits; their score is the win rate
-        as hundredths of a step (150 ln(w / (1 - w)), about the scale of their leaf value) and
-        depth the PV's length.
+        tree_full, threads (that searched), child_visits (the visits of all root moves: every
+        playout but the one that expanded a new root) and candidate_visits; their score is the
+        win rate as hundredths of a step (150 ln(w / (1 - w)), about the scale of their leaf
+        value) and depth the PV's length.
 
         REUSE (our MCTS only): start from the part of the last search's tree that holds this
         position (the last root or one or two plies after it; clear and set_position drop the
@@ -304,6 +305,7 @@ class QuoridorEngine:
                 "candidate_visits": [r.candidate_visits[i] for i in cands],
                 "path": [r.path[0], r.path[1]], "memory": memory,
                 "tree_full": bool(r.tree_full), "threads": r.threads,
+                "child_visits": r.child_visits,
                 "win_threshold": lib.QR_SCORE_WIN - lib.QR_SEARCH_MAX_DEPTH}
 
     def genmove(self, seconds: float | None = None, nodes: int | None = None,

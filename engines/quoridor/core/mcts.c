@@ -699,6 +699,8 @@ static void mc_report(qr_mcts *t, qr_mcts_result *r, long playouts)
     r->playouts = playouts;
     r->nodes = t->used;
     r->tree_full = t->full;
+    for (int i = 0; i < t->nodes[0].nchildren; i++)
+        r->child_visits += t->nodes[t->nodes[0].child + i].visits;
     if (best >= 0) {
         r->move = t->nodes[best].move;
         r->winrate = t->nodes[best].wins / t->nodes[best].visits;
@@ -746,6 +748,15 @@ static long mc_run_threads(qr_mcts *t, const qr_board *b, const qr_mcts_opts *o,
             w[i].rng = t->rng;      /* one thread: the run's own stream, as ever */
         else
             qr_rng_seed(&w[i].rng, (o->seed + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)i);
+    }
+    /* The root is expanded before the other threads start: a thread that found it still being
+       expanded would spend its iterations on the bare root, and a thread descheduled while
+       expanding it (a loaded machine) left a budget spent with no tree, so that a win in one
+       could lose to a move of one visit. */
+    if (k > 1 && mc_child(&t->nodes[0]) == 0) {
+        done = 1;
+        mc_iterate(&w[0]);
+        w[0].playouts++;
     }
     for (int i = 1; i < k; i++)
         started[i] = plat_thread_start(&w[i].thread, mc_work, &w[i]) == 0;

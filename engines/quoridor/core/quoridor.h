@@ -263,6 +263,8 @@ typedef struct {
     double candidate_winrates[QR_SEARCH_MAX_CANDIDATES];
     int path[2];           /* each player's shortest path on the position searched */
     int threads;           /* threads that searched (those that could start; 1 in the browser) */
+    long child_visits;     /* visits of all the root's moves (a kept tree's too): a new root's
+                              search gives them every playout but the one that expanded it */
 } qr_mcts_result;
 
 /* A search whose tree holds about megabytes (at most 4096; 16-byte nodes; < 1: the smallest

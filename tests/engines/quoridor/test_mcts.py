@@ -192,6 +192,22 @@ def test_threads_share_one_tree_and_keep_its_bookkeeping(threads):
     assert one.search(playouts=2000)["threads"] == 1
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_every_playout_but_the_first_goes_below_a_new_root(threads):
+    """The root is expanded before the other threads start. A thread that found it still being
+    expanded spent its playouts on the bare root; on a loaded machine, with the expanding
+    thread descheduled, a whole budget went there and the move fell back to the first legal
+    one (a win in one lost to a pawn step back)."""
+    for seed in range(30):
+        eng = QuoridorEngine(9, seed=seed, threads=threads)
+        eng.play("e2")
+        eng.play("e8")
+        result = eng.search(playouts=200)
+        assert result["playouts"] == 200 and result["child_visits"] == 199, seed
+    again = eng.search(playouts=200, reuse=True)   # a kept tree: its visits count too
+    assert again["child_visits"] >= 399
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_threads_find_the_win_and_the_only_defence(threads):
     eng = _position(9, [(4, 6), (0, 4)], set(), [5, 5], 0, then=["e8", "a4"], threads=threads)
