@@ -749,10 +749,10 @@ static long mc_run_threads(qr_mcts *t, const qr_board *b, const qr_mcts_opts *o,
         else
             qr_rng_seed(&w[i].rng, (o->seed + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)i);
     }
-    /* The root is expanded before the other threads start: a thread that found it still being
-       expanded would spend its iterations on the bare root, and a thread descheduled while
-       expanding it (a loaded machine) left a budget spent with no tree, so that a win in one
-       could lose to a move of one visit. */
+    /* The root is expanded before the other threads start. A thread that found it still being
+       expanded spent its iterations on the bare root; with the expanding thread descheduled
+       (a loaded machine) the whole budget could go there, and the move then fell back to the
+       first legal one. */
     if (k > 1 && mc_child(&t->nodes[0]) == 0) {
         done = 1;
         mc_iterate(&w[0]);
