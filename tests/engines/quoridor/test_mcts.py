@@ -196,7 +196,7 @@ def test_threads_share_one_tree_and_keep_its_bookkeeping(threads):
 def test_every_playout_but_the_first_goes_below_a_new_root(threads):
     """The root is expanded before the other threads start. A thread that found it still being
     expanded spent its playouts on the bare root; on a loaded machine, with the expanding
-    thread descheduled, a whole budget went there and the move fell back to the first legal
+    thread descheduled, a whole budget could go there and the move fall back to the first legal
     one (a win in one lost to a pawn step back)."""
     for seed in range(30):
         eng = QuoridorEngine(9, seed=seed, threads=threads)
