@@ -18,6 +18,14 @@
 /* The same under the network, whose priors and values leave less for AMAF to teach: 1000 won
    +41 Elo [+3, +79] over 2500 at 1,000 playouts (334 games; bench/README.md, session 32). */
 #define NET_RAVE_EQUIV 1000.0
+/* Under the network, AMAF counts only the moves made within NET_AMAF_HORIZON moves after the
+   node: later in a playout a move is often no longer the same move (a race it wins played now
+   is lost played later), and that verdict had buried a refutation that had to be played at
+   once (seed 1084). 20 found it and lost nothing measurable: 573.5/700 against GNU Go at
+   1,000 playouts where the full playout scored 571.5 on the same seeds, +30 Elo in self-play
+   at 1,000 playouts and -8 at 0.1 s (non-regression); 10 lost 6.5 of 100 (bench/README.md,
+   session 39). */
+#define NET_AMAF_HORIZON 20
 #define AMAF_NEAR 3.0f      /* extra AMAF weight of a move played right after the node, fading to 0 */
 /* Brings the weights back to about 1 on average, so RAVE_EQUIV keeps its meaning: unscaled,
    the same weights lost (-65 Elo [-149, +13] at 1,000 playouts); scaled, they won +46. */
@@ -270,6 +278,7 @@ typedef struct {
     int use_value;            /* asked for (opts->value), and trained on this board size */
     double explore;           /* EXPLORE or NET_EXPLORE, by use_value */
     float inv_rave;           /* 1 / RAVE_EQUIV or 1 / NET_RAVE_EQUIV, by use_value */
+    int amaf_horizon;         /* NET_AMAF_HORIZON under the network, else the whole playout */
     int stop;
     long done;
     long valued;
@@ -404,9 +413,11 @@ static int sim_playout(worker *w, go_board *b, uint16_t *moves, int *nmoves)
    move the same player made first later in the sequence (amaf: who played each point first,
    room for the board's points, cleared by the caller; first: when). A move played soon after
    the node tells more about it than one near the end of the playout, so its AMAF weight runs
-   from 1 + AMAF_NEAR down to 1 (as Pachi's distance_rave). */
+   from 1 + AMAF_NEAR down to 1 (as Pachi's distance_rave); only the first horizon
+   moves after the node count. */
 static void sim_backup(go_search *s, const uint32_t *path, const uint8_t *tomove, int depth,
-                       const uint16_t *moves, int nmoves, int rb, uint8_t *amaf, int16_t *first)
+                       const uint16_t *moves, int nmoves, int rb, int horizon, uint8_t *amaf,
+                       int16_t *first)
 {
     int col = tomove[depth], total = depth + nmoves;
     for (int i = 0; i < nmoves; i++, col = go_other(col))
@@ -423,7 +434,7 @@ static void sim_backup(go_search *s, const uint32_t *path, const uint8_t *tomove
         float near = AMAF_NEAR / (float)(total - d > 0 ? total - d : 1);
         for (int i = 0; i < nch; i++) {
             node *c = NODE(s, nd->children + i);
-            if (c->move != GO_PASS && amaf[c->move] == tomove[d]) {
+            if (c->move != GO_PASS && amaf[c->move] == tomove[d] && first[c->move] - d < horizon) {
                 float weight = (1.0f + near * (float)(total - first[c->move])) * AMAF_SCALE;
                 add_racy(&c->rvisits, weight);
                 add_racy(&c->rwins, r * weight);
@@ -450,7 +461,7 @@ static void simulate(worker *w)
     int depth = sim_descend(ctx, &b, path, tomove);
     int rb = sim_playout(w, &b, moves, &nmoves);
     memset(amaf, 0, b.npoints);
-    sim_backup(ctx->s, path, tomove, depth, moves, nmoves, rb, amaf, first);
+    sim_backup(ctx->s, path, tomove, depth, moves, nmoves, rb, ctx->amaf_horizon, amaf, first);
 }
 
 static void *worker_main(void *arg)
@@ -709,6 +720,7 @@ static void search_init_ctx(run_ctx *ctx, go_search *s, const go_game *g, int co
     ctx->use_value = net_wanted(opts, root_board);
     ctx->explore = ctx->use_value ? NET_EXPLORE : EXPLORE;
     ctx->inv_rave = (float)(1.0 / (ctx->use_value ? NET_RAVE_EQUIV : RAVE_EQUIV));
+    ctx->amaf_horizon = ctx->use_value ? NET_AMAF_HORIZON : MAX_DEPTH + MAX_PLAYOUT;
     /* Root moves that bring back an earlier position: illegal under superko, and never chosen
        without it either, so the engine cannot start a cycle (a passing opponent and a capture
        and recapture went round until the move limit). */

@@ -2,6 +2,7 @@
 import pytest
 
 from engines.go import GoEngine
+from engines.go.coords import from_gtp
 
 
 def setup(engine, rows):
@@ -354,3 +355,27 @@ def test_never_brings_back_an_earlier_position_even_without_superko(seed):
         assert move != from_gtp("F6", 9)
         if move is not None:   # a pass changes no stones; any move must make a new position
             assert e.board() not in boards[:-1]
+
+
+# Seed 1084 against GNU Go (bench/README.md, session 39), black to move: A5 leaves white's
+# corner group short of liberties, and it loses the race (0.94 for black by a 20,000-playout
+# search, which gives A5 19,035 of its visits).
+CORNER_RACE = (
+    "C4 G5 F6 E6 F5 F7 G6 E5 F4 E4 C7 C5 B5 B6 C6 D5 B4 F3 G4 B7 C8 B8 C9 E3 G3 B9 A6 G2 "
+    "H2 E7 G7 H1 F2 E2 G1 A8 G8 C2 B2 A5 A4 B1 A2 C3 B3 F8 G9 F9 D4 D3 E1 D1 D9 F1 G2 E1"
+).split()
+
+
+def test_amaf_does_not_bury_the_move_that_wins_a_race_now():
+    """Under the network, AMAF counts a move only within NET_AMAF_HORIZON moves of the node.
+    Played later in a playout, A5 no longer wins the race, and when AMAF counted it there it
+    called A5 lost: at 1,000 playouts the search chose D7 or A1 on each of these 8 seeds (at
+    0.05-0.09). With the horizon it chooses A5 (0.87-0.91) on 6 of them."""
+    chose = []
+    for seed in range(1, 9):
+        with GoEngine(size=9, komi=7, seed=seed, value=True) as e:
+            for i, move in enumerate(CORNER_RACE):
+                e.play("bw"[i % 2], from_gtp(move, 9))
+            found = e.analyze("b", playouts=1000)
+            chose.append(max(found["candidates"], key=lambda c: c["visits"])["move"])
+    assert chose.count(from_gtp("A5", 9)) >= 5, chose
