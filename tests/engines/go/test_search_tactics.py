@@ -26,6 +26,12 @@ ATARI = [  # white's three stones in atari: the liberty at (5, 3) decides them
 ]
 
 
+def replay(engine, vertices):
+    """Play a game's GTP vertices ("pass" too), black first, on a 9x9 engine."""
+    for i, vertex in enumerate(vertices.split()):
+        engine.play("bw"[i % 2], from_gtp(vertex, 9))
+
+
 def swap_colors(rows):
     return [r.replace("b", "x").replace("w", "b").replace("x", "w") for r in rows]
 
@@ -104,11 +110,8 @@ EARLY_PASS = ("G7 F3 E4 E3 D3 D2 D4 C3 C4 B3 B6 G5 F4 G4 H6 B4 F6 H5 B5 G6 H7 F5
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_plays_on_outside_its_own_area_when_a_drawn_count_is_not_finished(seed):
-    from engines.go.coords import from_gtp
-
     with GoEngine(size=9, komi=7.0, seed=seed) as e:
-        for i, vertex in enumerate(EARLY_PASS.split()):
-            e.play("b" if i % 2 == 0 else "w", from_gtp(vertex, 9))
+        replay(e, EARLY_PASS)
         assert e.final_score(playouts=300) == 0
         before = e.board()
         move = e.genmove("b", playouts=1000)
@@ -321,11 +324,8 @@ WHOEVER_MOVES_FIRST = (
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_settles_a_capturing_race_before_passing_back(seed):
-    from engines.go.coords import from_gtp
-
     with GoEngine(size=9, komi=7.0, seed=seed) as e:
-        for i, vertex in enumerate(WHOEVER_MOVES_FIRST.split()):
-            e.play("b" if i % 2 == 0 else "w", from_gtp(vertex, 9))
+        replay(e, WHOEVER_MOVES_FIRST)
         assert e.moves()[-1] == ("b", None)
         assert e.genmove("w", playouts=2000) == from_gtp("A2", 9)  # takes the six stones
 
@@ -343,8 +343,6 @@ CYCLE = (
 @pytest.mark.parametrize("seed", [1, 2])
 def test_never_brings_back_an_earlier_position_even_without_superko(seed):
     """Simple ko allows the retake at F6; the engine still never starts a cycle."""
-    from engines.go.coords import from_gtp
-
     with GoEngine(size=9, komi=7.0, superko=False, seed=seed) as e:
         boards = [e.board()]
         for i, vertex in enumerate(CYCLE.split()):
@@ -362,8 +360,7 @@ def test_never_brings_back_an_earlier_position_even_without_superko(seed):
 # search, which gives A5 19,035 of its visits).
 CORNER_RACE = (
     "C4 G5 F6 E6 F5 F7 G6 E5 F4 E4 C7 C5 B5 B6 C6 D5 B4 F3 G4 B7 C8 B8 C9 E3 G3 B9 A6 G2 "
-    "H2 E7 G7 H1 F2 E2 G1 A8 G8 C2 B2 A5 A4 B1 A2 C3 B3 F8 G9 F9 D4 D3 E1 D1 D9 F1 G2 E1"
-).split()
+    "H2 E7 G7 H1 F2 E2 G1 A8 G8 C2 B2 A5 A4 B1 A2 C3 B3 F8 G9 F9 D4 D3 E1 D1 D9 F1 G2 E1")
 
 
 def test_amaf_does_not_bury_the_move_that_wins_a_race_now():
@@ -374,8 +371,7 @@ def test_amaf_does_not_bury_the_move_that_wins_a_race_now():
     chose = []
     for seed in range(1, 9):
         with GoEngine(size=9, komi=7, seed=seed, value=True) as e:
-            for i, move in enumerate(CORNER_RACE):
-                e.play("bw"[i % 2], from_gtp(move, 9))
+            replay(e, CORNER_RACE)
             found = e.analyze("b", playouts=1000)
             chose.append(max(found["candidates"], key=lambda c: c["visits"])["move"])
     assert chose.count(from_gtp("A5", 9)) >= 5, chose
