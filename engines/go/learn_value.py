@@ -14,6 +14,14 @@ search's ownership of the last position, a second thing to learn besides the win
 `--value` searches with the network the core was built with, so its games can teach the next
 network (expert iteration).
 
+    python -m engines.go.learn_value label var/runs/gnugo-* --player soloshop -o var/go-value/labelled.jsonl
+
+`label` turns games already played (SGF, such as a match's records against GNU Go) into
+records: each game once, and with `--player` the games that player lost and as many it won;
+one position in EVERY is searched again with the network at PLAYOUTS (several times what the
+engine plays with: the teacher), whose visits teach the policy and whose estimate joins the
+value's target. Self-play alone never meets the positions an opponent leads the engine into.
+
 `--fast-playouts N` randomizes the playout cap (KataGo's playout cap randomization): after the
 drawn first moves, a move is searched with the full PLAYOUTS only FULL_SHARE of the time and
 with N playouts otherwise. Only the full searches teach the policy and the searched estimate;
@@ -42,7 +50,10 @@ move as y * size + x, size * size for a pass; null for a fast search's move],
 null); with --settle: "settle", "settle_plies", "check_share", "settled_ply" (the moves
 played when the searches settled it, or null), "settled" (the side they called) and
 "checked" (played on to check the call: the winner and score are the count's; otherwise a
-settled game's winner is the call, its score null and its ownership the last search's)}.
+settled game's winner is the call, its score null and its ownership the last search's);
+from `label`: "source" (the SGF file), "every", "labelled" (true: the moves are the players',
+the visits the teacher's; null visits where it did not search), the score null, the ownership
+the teacher's search of the final position and the seed the holdout group of the opening)}.
 
     python -m engines.go.learn_value fit var/go-value/games.jsonl -o engines/go/core/value_weights.h
 
@@ -63,6 +74,7 @@ import random
 import re
 import sys
 import time
+import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -213,6 +225,110 @@ def selfplay(conf: SelfPlay, games: int, seed: int, jobs: int, out: Path, echo=p
     return played
 
 
+# ---- match games, searched again by a stronger search -------------------------------------
+
+@dataclass(frozen=True)
+class Teacher:
+    """How `label` searches the positions of a game record."""
+    playouts: int = 4000         # several times what the engine plays with: the teacher
+    every: int = 4               # one position in EVERY (neighbours teach nearly the same)
+    value: bool = True           # search with the network the core was built with
+
+
+def _opening_key(moves) -> int:
+    """The holdout group of a game: games that start with the same four moves are held out
+    together (a match plays each generated opening more than once)."""
+    return zlib.crc32(json.dumps(moves[:4]).encode())
+
+
+def match_games(files, player: str | None = None, warn=print) -> list[tuple]:
+    """The decided games among FILES (SGF), each once however often it was played:
+    (path, [(colour, point or None), ...], winner "b"/"w", size, komi). With PLAYER (a PB/PW
+    name containing it, either case; games it played against itself are left out): the games
+    it lost, and as many it won (drawn at random, the same on every run), so that the positions
+    of lost games are half of what is learned."""
+    from engines.go import sgf
+
+    seen, games = set(), []
+    for path in files:
+        try:
+            rec = sgf.load(path)
+        except (OSError, sgf.SgfError) as e:
+            warn(f"label: {path} skipped: {e}")
+            continue
+        key = (rec.size, tuple(rec.moves))
+        if rec.result[:2] not in ("B+", "W+") or rec.setup_black or rec.setup_white or key in seen:
+            continue   # a drawn count or no result teaches no winner; handicap stones, no replay here
+        seen.add(key)
+        sides = {c for c, name in (("b", rec.black), ("w", rec.white))
+                 if player and player.lower() in name.lower()}
+        if player and len(sides) != 1:
+            continue
+        games.append((Path(path), rec, sides.pop() if sides else None))
+    if player:
+        lost = [g for g in games if g[1].result[0].lower() != g[2]]
+        won = [g for g in games if g[1].result[0].lower() == g[2]]
+        random.Random(len(games)).shuffle(won)
+        games = sorted(lost + won[:len(lost)], key=lambda g: g[0])
+    return [(p, r.moves, r.result[0].lower(), r.size, r.komi) for p, r, _ in games]
+
+
+def label_game(teacher: Teacher, path: Path, moves: list, winner: str, size: int,
+               komi: float) -> dict:
+    """A game record searched again: one position in TEACHER.every (from the third on) gets a
+    search at TEACHER.playouts, whose visits teach the policy and whose estimate joins the
+    value's target; the game's result teaches every position, and the search of the final
+    position the ownership. The moves are the players', not the search's: `positions` learns
+    the visits as they are (`"labelled": true`)."""
+    from engines.go.engine import GoEngine, IllegalMove
+
+    off = zlib.crc32(str(path).encode()) % teacher.every
+    visits, winrates = [None] * len(moves), [None] * len(moves)
+    with GoEngine(size=size, komi=komi, seed=zlib.crc32(str(path).encode()), value=teacher.value) as eng:
+        eng.set_budget(playouts=teacher.playouts)
+        for ply, (color, point) in enumerate(moves):
+            if ply >= 2 and ply % teacher.every == off:
+                a = eng.analyze(color)
+                visits[ply] = [[_index(c["move"], size), c["visits"]] for c in a["candidates"] if c["visits"]]
+                winrates[ply] = round(a["winrate"], 3)
+            try:
+                eng.play(color, point)
+            except IllegalMove as e:
+                return {"source": str(path), "skipped": f"move {ply + 1} ({color} {point}): {e}"}
+        ownership = eng.analyze(eng.to_move)["ownership"]
+    return {"seed": _opening_key(moves), "source": str(path), "size": size, "komi": komi,
+            "playouts": teacher.playouts, "every": teacher.every, "value": teacher.value,
+            "labelled": True, "moves": [list(p) if p else None for _, p in moves],
+            "winrates": winrates, "visits": visits, "winner": winner, "score": None,
+            "resign_ply": None, "ownership": [round(v, 3) for row in ownership for v in row]}
+
+
+def _label(task):
+    return label_game(*task)
+
+
+def label(teacher: Teacher, games, jobs: int, out: Path, echo=print) -> int:
+    """Search GAMES (from match_games) that OUT does not hold yet on JOBS processes, appending
+    each record as it is done (a game with an illegal move is named and skipped); returns how
+    many were searched."""
+    done = {r.get("source") for r in read_records(out, repair=True)}
+    tasks = [(teacher, *game) for game in games if str(game[0]) not in done]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    start, n, written = time.monotonic(), 0, 0
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for rec in pool.imap_unordered(_label, tasks):
+            n += 1
+            if "skipped" in rec:      # not written: a rerun names it again
+                echo(f"label: {rec['source']} skipped: {rec['skipped']}")
+            else:
+                append_line(out, json.dumps(rec))
+                written += 1
+            if n % max(1, len(tasks) // 50) == 0 or n == len(tasks):
+                rate = n / max(time.monotonic() - start, 1e-9) * 3600
+                echo(f"label: {n}/{len(tasks)} games, {rate:.0f} games/h")
+    return written
+
+
 # ---- positions ----------------------------------------------------------------------------
 
 @dataclass
@@ -282,7 +398,9 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 plies.append(ply)
                 searched.append(float("nan") if winrates[ply] is None else winrates[ply])
                 chosen.append(_index(move, n))
-                drawn = ply < rec.get("sample_plies", 0)
+                # drawn for variety, or a player's move searched again (label): not the
+                # search's own choice, so its visits teach as they are
+                drawn = ply < rec.get("sample_plies", 0) or rec.get("labelled")
                 recorded = visits[ply] if visits else None
                 if visits and recorded is None:      # a fast search: nothing for the policy
                     policy.append(np.zeros(n * n + 1, np.float16))
@@ -301,7 +419,7 @@ def _taught(visits, move: int, searched: bool):
     """What the policy learns at a ply: the search's VISITS, or the MOVE alone where they were
     not recorded, or where the search played another move than its most visited one by rule
     (a settling capture, a pass when the game is won) while it chose by its visits (SEARCHED:
-    not one of the first moves drawn for variety)."""
+    not one of the first moves drawn for variety, nor a player's move that `label` searched)."""
     counts = dict(visits or [])
     if not counts or (searched and counts.get(move, -1) < max(counts.values())):
         return [[move, 1]]
@@ -503,9 +621,19 @@ def header_source(path: Path) -> str:
     return " ".join(m.group(1).split()) if m else f"the network in {path}"
 
 
-def trained_on(positions: int, games: int, init: Path | None) -> str:
-    """A fitted header's source: these games, then what --init's network had learned from."""
-    these = f"{positions} positions of {games} self-play games"
+def trained_on(kept: list[dict], game: np.ndarray, init: Path | None) -> str:
+    """A fitted header's source: these games (KEPT, and GAME: each position's index in it),
+    self-play and match games searched again by `label` (a file given twice counts twice), then
+    what --init's network had learned from."""
+    per_game = np.bincount(game, minlength=len(kept))
+    parts = []
+    for labelled, name in ((False, "self-play games"), (True, "match games searched again")):
+        idx = [i for i, r in enumerate(kept) if bool(r.get("labelled")) == labelled]
+        distinct = len({r.get("source") for r in kept if r.get("labelled")}) if labelled else len(idx)
+        if idx:
+            parts.append(f"{int(per_game[idx].sum())} positions of {len(idx)} {name}"
+                         + (f" ({distinct} distinct)" if distinct < len(idx) else ""))
+    these = " and ".join(parts)
     return f"{these}, after {header_source(init)}" if init else these
 
 
@@ -680,6 +808,34 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
     click.echo(f"{out}: {n} games played")
 
 
+@main.command("label")
+@click.argument("sgf", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--playouts", default=Teacher.playouts, show_default=True, type=click.IntRange(1),
+              help="The teacher's playouts a searched position (several times what it plays with).")
+@click.option("--every", default=Teacher.every, show_default=True, type=click.IntRange(1),
+              help="Search one position in EVERY.")
+@click.option("--value/--no-value", default=Teacher.value, show_default=True,
+              help="Search with the learned network the core was built with.")
+@click.option("--player", help="Only the games this player (PB/PW) lost, and as many it won.")
+@click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 64))
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON lines, appended to (games it holds are not searched again).")
+def label_cmd(sgf, playouts, every, value, player, jobs, out):
+    """Search the positions of the games in SGF (files or folders, such as a match's) again with
+    a stronger search and append them to OUT as records `fit` learns from: the teacher's visits
+    teach the policy, its estimate and the game's result the value (expert iteration on the
+    positions the engine meets in play)."""
+    from engines.go.learn_priors import sgf_files
+
+    games = match_games(sgf_files(sgf), player, warn=click.echo)
+    if not games:
+        raise click.UsageError("no decided game in the SGF given" + (f" with {player!r} as a "
+                               "player (matched against PB and PW)" if player else ""))
+    with named_errors():
+        n = label(Teacher(playouts, every, value), games, jobs, out, echo=click.echo)
+    click.echo(f"{out}: {n} games searched ({len(games)} chosen)")
+
+
 @main.command("fit")
 @click.argument("games", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--holdout", default=0.05, show_default=True,
@@ -705,9 +861,9 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C weights here.")
 def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, search_weight,
             policy_weight, threads, out):
-    """Fit the network to the self-play GAMES; report how well it and the self-play search call
-    the held-out games' winners, and how often its policy names the search's move first; write
-    core/value_weights.h."""
+    """Fit the network to the GAMES (records of `selfplay` or `label`; a file given twice counts
+    twice); report how well it and the self-play search call the held-out games' winners, and
+    how often its policy names the search's move first; write core/value_weights.h."""
     if channels is not None and channels % 4:
         raise click.BadParameter(f"{channels}: the C network computes 4 channels at a time; "
                                  "give a multiple of 4", param_hint="--channels")
@@ -729,7 +885,7 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     if test.any():
         report_holdout(w, pos.subset(test), echo=click.echo)
     if out:
-        write_header(w, kept[0]["size"], out, trained_on(len(pos.won), len(kept), init))
+        write_header(w, kept[0]["size"], out, trained_on(kept, pos.game, init))
         click.echo(f"wrote {out}")
 
 

@@ -375,6 +375,72 @@ def test_a_randomized_playout_cap_searches_most_moves_fast_and_teaches_the_polic
     assert np.allclose(pos.policy[pos.taught].astype(np.float32).sum(axis=1), 1, atol=0.01)
 
 
+def _match_game(path, seed, black, white, result, moves=12, size=9):
+    """A short random game saved as a match's SGF record."""
+    from engines.go import sgf
+
+    with random_position(random.Random(seed), size, moves) as e:
+        played = e.moves()
+    sgf.save(path, sgf.GameRecord(size=size, komi=7.0, black=black, white=white, result=result,
+                                  moves=played))
+    return played
+
+
+def test_label_searches_a_matchs_positions_again_and_fit_learns_the_teachers_visits(tmp_path):
+    """Expert iteration on match games: one position in EVERY is searched by the teacher; the
+    record's visits are the teacher's, not the move the player chose, and positions() teaches
+    them as they are; a game played twice is searched once, a drawn one not at all; --player
+    keeps the games it lost and as many it won; a rerun searches only what OUT lacks."""
+    games = tmp_path / "match"
+    games.mkdir()
+    lost = _match_game(games / "a.sgf", 1, "soloshop 0.1", "GNU Go 3.8", "W+R")
+    _match_game(games / "b.sgf", 1, "soloshop 0.1", "GNU Go 3.8", "W+R")      # the same game
+    _match_game(games / "c.sgf", 2, "GNU Go 3.8", "soloshop 0.1", "W+3")      # won
+    _match_game(games / "d.sgf", 3, "soloshop 0.1", "GNU Go 3.8", "B+5")      # won
+    _match_game(games / "e.sgf", 4, "soloshop 0.1", "GNU Go 3.8", "0")        # a drawn count
+    every = learn_value.match_games(sorted(games.glob("*.sgf")))
+    assert [p.name for p, *_ in every] == ["a.sgf", "c.sgf", "d.sgf"]
+    chosen = learn_value.match_games(sorted(games.glob("*.sgf")), player="soloshop")
+    assert len(chosen) == 2 and chosen[0][0].name == "a.sgf" and chosen[0][2] == "w"
+    assert chosen[1][0].name in ("c.sgf", "d.sgf")
+
+    out = tmp_path / "labelled.jsonl"
+    result = CliRunner().invoke(learn_value.main, ["label", str(games), "--player", "soloshop",
+                                                   "--playouts", "150", "--every", "3",
+                                                   "--jobs", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 games searched (2 chosen)" in result.output
+    recs = {Path(r["source"]).name: r for r in learn_value.read_records(out)}
+    rec = recs["a.sgf"]
+    assert rec["labelled"] and rec["playouts"] == 150 and rec["winner"] == "w"
+    assert rec["moves"] == [list(m) for _, m in lost] and len(rec["ownership"]) == 81
+    searched = [i for i, v in enumerate(rec["visits"]) if v is not None]
+    assert len(searched) in (3, 4) and all(b - a == 3 for a, b in zip(searched, searched[1:]))
+    assert 2 <= searched[0] < 5 and searched[-1] >= 9 and all(rec["winrates"][i] is not None for i in searched)
+    assert all(sum(n for _, n in rec["visits"][i]) >= 140 for i in searched)
+
+    pos = learn_value.positions([rec])
+    assert len(pos.won) == 12 and int(pos.taught.sum()) == len(searched)
+    for i in searched:
+        teacher = dict(rec["visits"][i])
+        assert pos.policy[i].argmax() == max(teacher, key=teacher.get)
+        assert pos.policy[i, list(teacher)].sum() == pytest.approx(1, abs=1e-2)
+    assert np.allclose(pos.searched[searched], [rec["winrates"][i] for i in searched])
+
+    again = CliRunner().invoke(learn_value.main, ["label", str(games), "--player", "soloshop",
+                                                  "--playouts", "150", "-o", str(out)])
+    assert "0 games searched (2 chosen)" in again.output and len(learn_value.read_records(out)) == 2
+    nobody = CliRunner().invoke(learn_value.main, ["label", str(games), "--player", "Pachi", "-o",
+                                                   str(tmp_path / "x.jsonl")])
+    assert nobody.exit_code == 2 and "with 'Pachi' as a player" in nobody.output
+
+    said = []
+    bad = (games / "f.sgf", [("b", (4, 4)), ("w", (4, 4))], "b", 9, 7.0)   # onto a stone
+    assert learn_value.label(learn_value.Teacher(50, 3), [bad], 1, out, echo=said.append) == 0
+    assert any("f.sgf skipped: move 2 (w (4, 4))" in line for line in said)
+    assert len(learn_value.read_records(out)) == 2
+
+
 def test_a_settled_game_stops_where_the_searches_agree_and_a_checked_one_plays_on():
     """Settling ends a game once SETTLE_PLIES searches in a row give one side at least
     1 - SETTLE; a checked game plays the same moves to two passes and keeps the call to compare."""
@@ -563,9 +629,14 @@ def test_a_header_says_what_its_network_learned_from_through_every_generation(tm
     learn_value.write_header(w, 7, first, "300 positions of 4 self-play games")
     assert learn_value.header_source(first) == "300 positions of 4 self-play games"
     # what fit writes after --init first.h: the new games, then the old ones
-    learn_value.write_header(w, 7, second, learn_value.trained_on(80, 1, first))
+    learn_value.write_header(w, 7, second, learn_value.trained_on([{}], np.zeros(80, int), first))
     assert learn_value.header_source(second) == (
         "80 positions of 1 self-play games, after 300 positions of 4 self-play games")
+    match = {"labelled": True, "source": "m/game-000.sgf"}
+    kept = [{}, match, match, {**match, "source": "m/game-001.sgf"}]   # one match file given twice
+    assert learn_value.trained_on(kept, np.array([0, 0, 1, 1, 2, 2, 3]), None) == (
+        "2 positions of 1 self-play games and 5 positions of 3 match games searched again "
+        "(2 distinct)")
     assert learn_value.read_header(second)[0] == 7
 
 
