@@ -14,7 +14,8 @@ search's ownership of the last position, a second thing to learn besides the win
 `--value` searches with the network the core was built with, so its games can teach the next
 network (expert iteration).
 
-    python -m engines.go.learn_value label var/runs/gnugo-* --player soloshop -o var/go-value/labelled.jsonl
+    python -m engines.go.learn_value label var/runs/gnugo-* --player soloshop \
+        -o var/go-value/labelled.jsonl
 
 `label` turns games already played (SGF, such as a match's records against GNU Go) into
 records: each game once, and with `--player` the games that player lost and as many it won;
@@ -258,7 +259,7 @@ def match_games(files, player: str | None = None, warn=print) -> list[tuple]:
             continue
         key = (rec.size, tuple(rec.moves))
         if rec.result[:2] not in ("B+", "W+") or rec.setup_black or rec.setup_white or key in seen:
-            continue   # a drawn count or no result teaches no winner; handicap stones, no replay here
+            continue   # no winner to teach (a drawn count, no result), or handicap stones
         seen.add(key)
         sides = {c for c, name in (("b", rec.black), ("w", rec.white))
                  if player and player.lower() in name.lower()}
@@ -282,14 +283,15 @@ def label_game(teacher: Teacher, path: Path, moves: list, winner: str, size: int
     the visits as they are (`"labelled": true`)."""
     from engines.go.engine import GoEngine, IllegalMove
 
-    off = zlib.crc32(str(path).encode()) % teacher.every
     visits, winrates = [None] * len(moves), [None] * len(moves)
-    with GoEngine(size=size, komi=komi, seed=zlib.crc32(str(path).encode()), value=teacher.value) as eng:
+    seed = zlib.crc32(str(path).encode())
+    with GoEngine(size=size, komi=komi, seed=seed, value=teacher.value) as eng:
         eng.set_budget(playouts=teacher.playouts)
         for ply, (color, point) in enumerate(moves):
-            if ply >= 2 and ply % teacher.every == off:
+            if ply >= 2 and ply % teacher.every == seed % teacher.every:
                 a = eng.analyze(color)
-                visits[ply] = [[_index(c["move"], size), c["visits"]] for c in a["candidates"] if c["visits"]]
+                visits[ply] = [[_index(c["move"], size), c["visits"]]
+                               for c in a["candidates"] if c["visits"]]
                 winrates[ply] = round(a["winrate"], 3)
             try:
                 eng.play(color, point)
@@ -629,7 +631,7 @@ def trained_on(kept: list[dict], game: np.ndarray, init: Path | None) -> str:
     parts = []
     for labelled, name in ((False, "self-play games"), (True, "match games searched again")):
         idx = [i for i, r in enumerate(kept) if bool(r.get("labelled")) == labelled]
-        distinct = len({r.get("source") for r in kept if r.get("labelled")}) if labelled else len(idx)
+        distinct = len({kept[i].get("source") for i in idx}) if labelled else len(idx)
         if idx:
             parts.append(f"{int(per_game[idx].sum())} positions of {len(idx)} {name}"
                          + (f" ({distinct} distinct)" if distinct < len(idx) else ""))

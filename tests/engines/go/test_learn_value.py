@@ -416,7 +416,8 @@ def test_label_searches_a_matchs_positions_again_and_fit_learns_the_teachers_vis
     assert rec["moves"] == [list(m) for _, m in lost] and len(rec["ownership"]) == 81
     searched = [i for i, v in enumerate(rec["visits"]) if v is not None]
     assert len(searched) in (3, 4) and all(b - a == 3 for a, b in zip(searched, searched[1:]))
-    assert 2 <= searched[0] < 5 and searched[-1] >= 9 and all(rec["winrates"][i] is not None for i in searched)
+    assert 2 <= searched[0] < 5 and searched[-1] >= 9
+    assert all(rec["winrates"][i] is not None for i in searched)
     assert all(sum(n for _, n in rec["visits"][i]) >= 140 for i in searched)
 
     pos = learn_value.positions([rec])
