@@ -261,17 +261,18 @@ def match_games(files, player: str | None = None, warn=print) -> list[tuple]:
         if rec.result[:2] not in ("B+", "W+") or rec.setup_black or rec.setup_white or key in seen:
             continue   # no winner to teach (a drawn count, no result), or handicap stones
         seen.add(key)
+        winner = rec.result[0].lower()
         sides = {c for c, name in (("b", rec.black), ("w", rec.white))
                  if player and player.lower() in name.lower()}
         if player and len(sides) != 1:
             continue
-        games.append((Path(path), rec, sides.pop() if sides else None))
-    if player:
-        lost = [g for g in games if g[1].result[0].lower() != g[2]]
-        won = [g for g in games if g[1].result[0].lower() == g[2]]
-        random.Random(len(games)).shuffle(won)
-        games = sorted(lost + won[:len(lost)], key=lambda g: g[0])
-    return [(p, r.moves, r.result[0].lower(), r.size, r.komi) for p, r, _ in games]
+        games.append(((Path(path), rec.moves, winner, rec.size, rec.komi), sides == {winner}))
+    if not player:
+        return [game for game, _ in games]
+    lost = [game for game, player_won in games if not player_won]
+    won = [game for game, player_won in games if player_won]
+    random.Random(len(games)).shuffle(won)
+    return sorted(lost + won[:len(lost)])
 
 
 def label_game(teacher: Teacher, path: Path, moves: list, winner: str, size: int,
