@@ -52,9 +52,10 @@ null); with --settle: "settle", "settle_plies", "check_share", "settled_ply" (th
 played when the searches settled it, or null), "settled" (the side they called) and
 "checked" (played on to check the call: the winner and score are the count's; otherwise a
 settled game's winner is the call, its score null and its ownership the last search's);
-from `label`: "source" (the SGF file), "every", "labelled" (true: the moves are the players',
-the visits the teacher's; null visits where it did not search), the score null, the ownership
-the teacher's search of the final position and the seed the holdout group of the opening)}.
+from `label`: "source" (the SGF file, or a journal and "#" the game's index), "every",
+"labelled" (true: the moves are the players', the visits the teacher's; null visits where it
+did not search), the score null, the ownership the teacher's search of the final position and
+the seed the holdout group of the opening)}.
 
     python -m engines.go.learn_value fit var/go-value/games.jsonl -o engines/go/core/value_weights.h
 
@@ -242,21 +243,49 @@ def _opening_key(moves) -> int:
     return zlib.crc32(json.dumps(moves[:4]).encode())
 
 
-def match_games(files, player: str | None = None, warn=print) -> list[tuple]:
-    """The decided games among FILES (SGF), each once however often it was played:
-    (path, [(colour, point or None), ...], winner "b"/"w", size, komi). With PLAYER (a PB/PW
+def game_records(paths, warn=print):
+    """(source, GameRecord) of every game in PATHS: SGF files, folders of them, and the games a
+    match's journal.jsonl holds (a file, or found in a folder; source: the journal's path and
+    "#" the game's index), which is all a run kept in git needs to keep. Unreadable ones are
+    named to WARN and left out."""
+    from engines.go import sgf
+    from engines.match.journal import Journal, JournalError
+
+    files, journals = [], []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.sgf")))
+            journals.extend(sorted(p.rglob("journal.jsonl")))
+        else:
+            (journals if p.name == "journal.jsonl" else files).append(p)
+    for path in files:
+        try:
+            yield path, sgf.load(path)
+        except (OSError, sgf.SgfError) as e:
+            warn(f"label: {path} skipped: {e}")
+    for journal in journals:
+        try:
+            games = Journal(journal.parent).games("go")
+        except JournalError as e:
+            warn(f"label: {journal} skipped: {e}")
+            continue
+        for g in games:
+            if g.get("record_format") != "sgf" or not g.get("record"):
+                continue
+            try:
+                yield Path(f"{journal}#{g['index']}"), sgf.loads(g["record"])
+            except sgf.SgfError as e:
+                warn(f"label: {journal} game {g['index']} skipped: {e}")
+
+
+def match_games(paths, player: str | None = None, warn=print) -> list[tuple]:
+    """The decided games in PATHS (game_records), each once however often it was played:
+    (source, [(colour, point or None), ...], winner "b"/"w", size, komi). With PLAYER (a PB/PW
     name containing it, either case; games it played against itself are left out): the games
     it lost, and as many it won (drawn at random, the same on every run), so that the positions
     of lost games are half of what is learned."""
-    from engines.go import sgf
-
     seen, games = set(), []
-    for path in files:
-        try:
-            rec = sgf.load(path)
-        except (OSError, sgf.SgfError) as e:
-            warn(f"label: {path} skipped: {e}")
-            continue
+    for path, rec in game_records(paths, warn):
         key = (rec.size, tuple(rec.moves))
         if rec.result[:2] not in ("B+", "W+") or rec.setup_black or rec.setup_white or key in seen:
             continue   # no winner to teach (a drawn count, no result), or handicap stones
@@ -266,7 +295,7 @@ def match_games(files, player: str | None = None, warn=print) -> list[tuple]:
                  if player and player.lower() in name.lower()}
         if player and len(sides) != 1:
             continue
-        games.append(((Path(path), rec.moves, winner, rec.size, rec.komi), sides == {winner}))
+        games.append(((path, rec.moves, winner, rec.size, rec.komi), sides == {winner}))
     if not player:
         return [game for game, _ in games]
     lost = [game for game, player_won in games if not player_won]
@@ -824,13 +853,11 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
 @click.option("-o", "--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON lines, appended to (games it holds are not searched again).")
 def label_cmd(sgf, playouts, every, value, player, jobs, out):
-    """Search the positions of the games in SGF (files or folders, such as a match's) again with
-    a stronger search and append them to OUT as records `fit` learns from: the teacher's visits
+    """Search the positions of the games in SGF (files or folders, such as a match's --out, whose
+    journal.jsonl alone will do) again with a stronger search and append them to OUT as records `fit` learns from: the teacher's visits
     teach the policy, its estimate and the game's result the value (expert iteration on the
     positions the engine meets in play)."""
-    from engines.go.learn_priors import sgf_files
-
-    games = match_games(sgf_files(sgf), player, warn=click.echo)
+    games = match_games(sgf, player, warn=click.echo)
     if not games:
         raise click.UsageError("no decided game in the SGF given" + (f" with {player!r} as a "
                                "player (matched against PB and PW)" if player else ""))

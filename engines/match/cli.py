@@ -15,7 +15,8 @@ from plumbing.cli import ToolGroup
 # game -> "module:command"; the group's --help lists them without importing any.
 GAMES = {"go": "engines.match.go_cli:go",
          "gomoku": "engines.match.gomoku_cli:gomoku",
-         "quoridor": "engines.match.quoridor_cli:quoridor"}
+         "quoridor": "engines.match.quoridor_cli:quoridor",
+         "compare": "engines.match.compare:compare"}   # two runs, game by game
 
 
 @click.group(cls=ToolGroup, lazy=GAMES, context_settings={"help_option_names": ["-h", "--help"]})
@@ -24,4 +25,5 @@ def match():
 
     Openings are played in pairs with colours swapped, game i uses seed SEED+i, and every game
     is appended to OUT/journal.jsonl as it ends: run the same command again to resume an
-    interrupted match. `engines match GAME --help` lists a game's options."""
+    interrupted match. `engines match GAME --help` lists a game's options; `engines match
+    compare RUN --against BASELINE` pairs two builds' runs game by game on the same seeds."""

@@ -68,6 +68,16 @@ class Journal:
             raise JournalError(f"{self.path} is not the journal of a {game.capitalize()} match")
         return self._games(lines)
 
+    def head(self) -> dict:
+        """The journal's first line (the game and the options it was played under), read only."""
+        if not self.path.exists():
+            raise JournalError(f"{self.path.parent} holds no {JOURNAL}: give the --out "
+                               "directory of an `engines match` run")
+        head = _head(read_lines(self.path)[:1])
+        if head is None:
+            raise JournalError(f"{self.path}:1 is not a match journal's first line")
+        return head
+
     def _games(self, lines: list[str]) -> list[dict]:
         """The game lines after the first, each index once (a resumed match may repeat one)."""
         games, seen = [], set()

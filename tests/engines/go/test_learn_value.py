@@ -442,6 +442,44 @@ def test_label_searches_a_matchs_positions_again_and_fit_learns_the_teachers_vis
     assert len(learn_value.read_records(out)) == 2
 
 
+def test_label_reads_the_games_of_a_match_journal_kept_without_its_sgf_files(tmp_path):
+    """A run kept in git keeps only its journal.jsonl (each game's record is in it): label
+    finds the journal in a folder or given itself, names each game by the journal and its
+    index, takes a game the SGF files also hold once, and names an unreadable record."""
+    from engines.go import sgf
+    from engines.match.journal import Journal
+
+    run = tmp_path / "runs" / "kept"
+    run.mkdir(parents=True)
+    journal = Journal(run)
+    journal.open("go", {"size": 9})
+    for i, (seed, result) in enumerate([(1, "W+R"), (2, "B+5"), (3, "0")]):
+        _match_game(tmp_path / "g.sgf", seed, "soloshop 0.1", "GNU Go 3.8", result)
+        journal.append({"index": i, "seed": seed, "candidate_color": "b", "points": 0,
+                        "record_format": "sgf", "record": (tmp_path / "g.sgf").read_text()})
+    journal.append({"index": 3, "seed": 4, "candidate_color": "b", "points": 0,
+                    "record_format": "sgf", "record": "(;SZ[9];B[zz])"})
+    said = []
+    games = learn_value.match_games([tmp_path / "runs"], warn=said.append)
+    assert [str(p) for p, *_ in games] == [f"{run}/journal.jsonl#0", f"{run}/journal.jsonl#1"]
+    assert games[0][2] == "w" and games[1][2] == "b"       # the drawn count teaches nothing
+    assert any("journal.jsonl game 3 skipped" in line for line in said)
+    assert [p for p, *_ in learn_value.match_games([run / "journal.jsonl"], warn=said.append)] == \
+        [p for p, *_ in games]
+
+    _match_game(run / "game-000.sgf", 1, "soloshop 0.1", "GNU Go 3.8", "W+R")   # its SGF too
+    both = learn_value.match_games([run], warn=said.append)
+    assert [p.name for p, *_ in both] == ["game-000.sgf", "journal.jsonl#1"]
+
+    out = tmp_path / "labelled.jsonl"
+    result = CliRunner().invoke(learn_value.main, ["label", str(run / "journal.jsonl"),
+                                                   "--playouts", "50", "--every", "4",
+                                                   "--jobs", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(r["source"] for r in learn_value.read_records(out)) == \
+        [f"{run}/journal.jsonl#0", f"{run}/journal.jsonl#1"]
+
+
 def test_a_settled_game_stops_where_the_searches_agree_and_a_checked_one_plays_on():
     """Settling ends a game once SETTLE_PLIES searches in a row give one side at least
     1 - SETTLE; a checked game plays the same moves to two passes and keeps the call to compare."""
