@@ -854,9 +854,9 @@ def selfplay_cmd(games, playouts, size, komi, sample_plies, value, fast_playouts
               help="JSON lines, appended to (games it holds are not searched again).")
 def label_cmd(sgf, playouts, every, value, player, jobs, out):
     """Search the positions of the games in SGF (files or folders, such as a match's --out, whose
-    journal.jsonl alone will do) again with a stronger search and append them to OUT as records `fit` learns from: the teacher's visits
-    teach the policy, its estimate and the game's result the value (expert iteration on the
-    positions the engine meets in play)."""
+    journal.jsonl alone will do) again with a stronger search and append them to OUT as records
+    `fit` learns from: the teacher's visits teach the policy, its estimate and the game's result
+    the value (expert iteration on the positions the engine meets in play)."""
     games = match_games(sgf, player, warn=click.echo)
     if not games:
         raise click.UsageError("no decided game in the SGF given" + (f" with {player!r} as a "

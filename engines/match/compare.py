@@ -108,8 +108,8 @@ def describe(c: Comparison) -> list[str]:
     ]
 
 
-# The options that tell two builds' conditions apart by design (the engine, its budget) or
-# that pairing already checks game by game (the seed, the openings): not worth a warning.
+# The options that tell two builds' conditions apart by design (the engine, its budget, the
+# SPRT) or that pairing already checks game by game (the seed): not worth a warning.
 EXPECTED = {"engine", "seed", "playouts", "seconds", "tc", "threads", "sprt"}
 
 
@@ -125,6 +125,7 @@ def compare(runs, baseline, as_json):
     game by game on the same seeds, colours and openings: the paired scores, the games each
     scored more in, a sign test and the mean difference a game with its 95% interval.
 
+    \b
         engines match compare var/runs/new --against var/runs/main-2101 --against var/runs/main-2301
 
     Pairing needs deterministic runs (a playout budget, one thread, a seeded opponent); the
