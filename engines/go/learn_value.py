@@ -249,16 +249,13 @@ def game_records(paths, warn=print):
     "#" the game's index), which is all a run kept in git needs to keep. Unreadable ones are
     named to WARN and left out."""
     from engines.go import sgf
-    from engines.match.journal import Journal, JournalError
+    from engines.go.learn_priors import sgf_files
+    from engines.match.journal import JOURNAL, Journal, JournalError
 
-    files, journals = [], []
-    for p in map(Path, paths):
-        if p.is_dir():
-            files.extend(sorted(p.rglob("*.sgf")))
-            journals.extend(sorted(p.rglob("journal.jsonl")))
-        else:
-            (journals if p.name == "journal.jsonl" else files).append(p)
-    for path in files:
+    paths = [Path(p) for p in paths]
+    journals = [p for p in paths if p.name == JOURNAL]
+    journals += [j for p in paths if p.is_dir() for j in sorted(p.rglob(JOURNAL))]
+    for path in sgf_files(p for p in paths if p.name != JOURNAL):
         try:
             yield path, sgf.load(path)
         except (OSError, sgf.SgfError) as e:

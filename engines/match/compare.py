@@ -76,13 +76,14 @@ def read_runs(runs) -> tuple[str, dict, list[dict]]:
     """(game, the first run's options, every game) of one side's run directories."""
     game, options, games = None, None, []
     for run in runs:
-        head = Journal(run).head()
+        journal = Journal(run)
+        head = journal.head()
         if game is not None and head["game"] != game:
             raise JournalError(f"{run} is a {head['game']} match and {runs[0]} a {game} match: "
                                "compare runs of one game")
         game = head["game"]
         options = head.get("options", {}) if options is None else options
-        games.extend(Journal(run).games(game))
+        games.extend(journal.games(game))
     return game, options, games
 
 

@@ -59,10 +59,7 @@ class Journal:
     def games(self, game: str) -> list[dict]:
         """The games a journal of a GAME match holds (journal order), read only: for tools
         that look at a match another process played or plays."""
-        if not self.path.exists():
-            raise JournalError(f"{self.path.parent} holds no {JOURNAL}: give the --out "
-                               f"directory of an `engines match {game}` run")
-        lines = read_lines(self.path)
+        lines = self._read(game)
         head = _head(lines)
         if head is None or head.get("game") != game:
             raise JournalError(f"{self.path} is not the journal of a {game.capitalize()} match")
@@ -70,13 +67,17 @@ class Journal:
 
     def head(self) -> dict:
         """The journal's first line (the game and the options it was played under), read only."""
-        if not self.path.exists():
-            raise JournalError(f"{self.path.parent} holds no {JOURNAL}: give the --out "
-                               "directory of an `engines match` run")
-        head = _head(read_lines(self.path)[:1])
+        head = _head(self._read()[:1])
         if head is None:
             raise JournalError(f"{self.path}:1 is not a match journal's first line")
         return head
+
+    def _read(self, game: str = "") -> list[str]:
+        """The journal's lines, or a JournalError naming the folder that holds none."""
+        if not self.path.exists():
+            raise JournalError(f"{self.path.parent} holds no {JOURNAL}: give the --out "
+                               f"directory of an `engines match{' ' + game if game else ''}` run")
+        return read_lines(self.path)
 
     def _games(self, lines: list[str]) -> list[dict]:
         """The game lines after the first, each index once (a resumed match may repeat one)."""
