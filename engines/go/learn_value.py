@@ -58,6 +58,7 @@ did not search), the score null, the ownership the teacher's search of the final
 the seed the holdout group of the opening)}.
 
     python -m engines.go.learn_value fit var/go-value/games.jsonl -o engines/go/core/value_weights.h
+    python -m engines.go.learn_value score var/go-value/games.jsonl --weights OTHER.h
 
 `fit` trains one network with three heads on every position of the decided games: the value
 toward the game's result (blended with the search's estimate), the ownership toward the final
@@ -66,7 +67,8 @@ over the empty points and a pass; records without visits teach the move the sear
 The search evaluates it once per node it expands when asked to (`go_search_opts.value`): the
 policy sets the children's priors, the value the node's. `--init HEADER` starts from a network
 a fit wrote; a larger `--channels` or `--layers` grows it first (`grow`), so that a wider
-network starts from what the smaller one learned.
+network starts from what the smaller one learned. `score` reports on a written network what
+`fit` reports on its own, on the same held-out games, so that generations compare on one set.
 """
 from __future__ import annotations
 
@@ -89,8 +91,15 @@ from plumbing.errors import NamedError
 from plumbing.files import append_line, atomic_write, read_json_lines
 
 
+HEADER = Path(__file__).parent / "core" / "value_weights.h"   # the network the core is built with
+
+
 class BadRecords(NamedError):
     """A game-record file that is not what `selfplay` writes."""
+
+
+class BadHeader(NamedError):
+    """A file given as a network that is not a header `fit` wrote."""
 
 
 class NoTorch(NamedError):
@@ -673,6 +682,11 @@ def read_header(path: Path) -> tuple[int, dict]:
                                    np.float32)
               for m in re.finditer(r"static const float (\w+)\[\d+\] = \{(.*?)\};", text, re.S)}
     defs = {m.group(1): m.group(2) for m in re.finditer(r"#define (\w+) (\S+)", text)}
+    missing = [n for n in ("VALUE_CHANNELS", "VALUE_LAYERS", "VALUE_TRAINED_SIZE") if n not in defs] + \
+              [n for n in ("VALUE_CONV0_W", "VALUE_CONV_W", "VALUE_FC1_W") if n not in arrays]
+    if missing:
+        raise BadHeader(f"{path} is not a network header `learn_value fit -o` wrote (it has no "
+                        f"{', '.join(missing)}): give one it wrote, such as engines/go/core/value_weights.h")
     c, layers = int(defs["VALUE_CHANNELS"]), int(defs["VALUE_LAYERS"])
     w = {"conv0_w": arrays["VALUE_CONV0_W"].reshape(c, -1, 3, 3),
          "conv_w": arrays["VALUE_CONV_W"].reshape(layers - 1, c, c, 3, 3),
@@ -897,12 +911,11 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     with named_errors():
         records = [r for path in games for r in read_records(path)]
         pos = positions(records, echo=click.echo)
-    shape, start = starting_point(init, records[0]["size"], pos.planes.shape[1], channels, layers)
+        shape, start = starting_point(init, records[0]["size"], pos.planes.shape[1], channels, layers)
     with named_errors():
         _torch().set_num_threads(threads)
     kept = decided(records)      # pos.game indexes these
-    out_games = [random.Random(f"holdout:{r['seed']}").random() < holdout for r in kept]
-    test = np.array(out_games)[pos.game]
+    test = held_out(kept, pos, holdout)
     click.echo(f"{len(kept)} games, {len(pos.won)} positions ({int((~test).sum())} to fit, "
                f"{int(test.sum())} held out)")
     if report := settle_report(records):
@@ -914,6 +927,42 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     if out:
         write_header(w, kept[0]["size"], out, trained_on(kept, pos.game, init))
         click.echo(f"wrote {out}")
+
+
+def held_out(kept: list[dict], pos: Positions, share: float) -> np.ndarray:
+    """Which of POS (the positions of the games KEPT) are held out: every position of the SHARE
+    of games a hash of their seed picks, so `fit` and `score` hold out the same games."""
+    return np.array([random.Random(f"holdout:{r['seed']}").random() < share for r in kept])[pos.game]
+
+
+@main.command("score")
+@click.argument("games", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--weights", default=HEADER, show_default="the core's, engines/go/core/value_weights.h",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The network to measure: a header `fit` wrote.")
+@click.option("--holdout", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True),
+              help="Measure on the games `fit --holdout` with this share kept out (1: every game).")
+def score_cmd(games, weights, holdout):
+    """Report how well the network in --weights calls the winners of the GAMES (records of
+    `selfplay` or `label`) and how often its policy names the search's move first, as `fit`
+    reports on the games it held out: two generations measured on the same games."""
+    with named_errors():
+        records = [r for path in games for r in read_records(path)]
+        pos = positions(records)
+        trained, w = read_header(weights)
+    if trained != records[0]["size"]:
+        raise click.UsageError(f"{weights} was trained on {trained}x{trained} and these games are "
+                               f"{records[0]['size']}x{records[0]['size']}")
+    if pos.planes.shape[1] != w["conv0_w"].shape[1]:
+        raise click.UsageError(f"{weights} reads {w['conv0_w'].shape[1]} planes where these games "
+                               f"give {pos.planes.shape[1]}: it was fitted by another version; fit it again")
+    test = held_out(decided(records), pos, holdout)
+    if not test.any():
+        raise click.UsageError(f"no game of the {len(decided(records))} is held out at --holdout "
+                               f"{holdout}: give a larger share, or 1 for every game")
+    click.echo(f"{weights} ({header_source(weights)}): {int(test.sum())} positions of "
+               f"{len(set(pos.game[test].tolist()))} games")
+    report_holdout(w, pos.subset(test), echo=click.echo)
 
 
 def starting_point(init: Path | None, size: int, planes: int, channels: int | None,

@@ -533,6 +533,37 @@ def test_the_holdout_report_measures_the_network_as_the_core_computes_it_and_in_
     assert lines[-1].startswith("held out, the winner called by moves played: 0-19: network ")
 
 
+def test_score_measures_a_written_network_on_the_games_fit_holds_out(tmp_path):
+    """`score` reports on a header what fit reports on its own held-out games: the same games
+    (chosen by seed), every game with --holdout 1, and a clear error when none is held out."""
+    out = tmp_path / "games.jsonl"
+    learn_value.selfplay(learn_value.SelfPlay(playouts=40), games=6, seed=11, jobs=1, out=out,
+                         echo=lambda s: None)
+    records = learn_value.read_records(out)
+    pos = learn_value.positions(records)
+    every = learn_value.held_out(learn_value.decided(records), pos, 1.0)
+    assert every.all()
+    half = learn_value.held_out(learn_value.decided(records), pos, 0.5)
+    games_out = {int(g) for g in pos.game[half]}
+    assert 0 < len(games_out) < len(learn_value.decided(records))
+    assert half.tolist() == [int(g) in games_out for g in pos.game]   # whole games, never parts
+
+    run = CliRunner().invoke(learn_value.main, ["score", str(out), "--holdout", "1"])
+    assert run.exit_code == 0, run.output
+    assert f"{len(pos.won)} positions of {len(learn_value.decided(records))} games" in run.output
+    assert re.search(r"held out, the network: log loss [\d.]+ \(in floats", run.output)
+    run = CliRunner().invoke(learn_value.main, ["score", str(out), "--holdout", "0.5",
+                                                "--weights", str(HEADER)])
+    assert run.exit_code == 0 and f"{int(half.sum())} positions of {len(games_out)} games" in run.output
+
+    run = CliRunner().invoke(learn_value.main, ["score", str(out), "--holdout", "1e-12"])
+    assert run.exit_code != 0 and "no game of the 6 is held out" in run.output
+    bad = tmp_path / "bad.h"
+    bad.write_text("/* not a network */\n")
+    run = CliRunner().invoke(learn_value.main, ["score", str(out), "--weights", str(bad)])
+    assert run.exit_code != 0 and "bad.h" in run.output and "Traceback" not in run.output
+
+
 def test_the_report_calls_winners_phase_by_phase_for_the_network_and_the_search():
     """Each phase counts its own positions; the search only where it was recorded."""
     ply = np.array([0, 5, 25, 30, 70, 90])
