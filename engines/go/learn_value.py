@@ -381,6 +381,7 @@ class Positions:
     #                      search's visits as shares (the chosen move alone where not recorded;
     #                      all 0 after a fast search, which teaches the policy nothing)
     ply: np.ndarray      # (n,) moves played before the position
+    labelled: np.ndarray  # (n,) bool: a match game's position (`label`), not self-play's
 
     @property
     def taught(self) -> np.ndarray:
@@ -389,13 +390,19 @@ class Positions:
 
     def subset(self, mask: np.ndarray) -> "Positions":
         return Positions(self.planes[mask], self.won[mask], self.owner[mask], self.game[mask],
-                         self.searched[mask], self.move[mask], self.policy[mask], self.ply[mask])
+                         self.searched[mask], self.move[mask], self.policy[mask], self.ply[mask],
+                         self.labelled[mask])
 
-    def target(self, search_weight: float) -> np.ndarray:
+    def target(self, search_weight: float, match_result: bool = True) -> np.ndarray:
         """What the value learns: the game's result, blended with the self-play search's own
-        estimate where it was recorded (less noisy than one game's result)."""
+        estimate where it was recorded (less noisy than one game's result). Without
+        MATCH_RESULT a match game's position learns the teacher's estimate alone, and nothing
+        (NaN) where the teacher did not search."""
         mix = (1 - search_weight) * self.won + search_weight * self.searched
-        return np.where(np.isnan(self.searched), self.won, mix).astype(np.float32)
+        out = np.where(np.isnan(self.searched), self.won, mix)
+        if not match_result:
+            out = np.where(self.labelled, self.searched, out)
+        return out.astype(np.float32)
 
 
 def decided(records) -> list[dict]:
@@ -417,7 +424,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
         raise BadRecords("no decided game with a final ownership: play games with `selfplay`")
     n = kept[0]["size"]
     buf = ffi.new("float[]", lib.GO_VALUE_PLANES * n * n)
-    planes, won, owner, game, searched, chosen, policy, plies = [], [], [], [], [], [], [], []
+    planes, won, owner, game, searched, chosen, policy, plies, labelled = ([] for _ in range(9))
     for gi, rec in enumerate(kept):
         final = np.array(rec["ownership"], dtype=np.float32).reshape(n, n)
         winrates = rec.get("winrates") or [None] * len(rec["moves"])
@@ -434,6 +441,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
                 owner.append(final if me == "b" else -final)
                 game.append(gi)
                 plies.append(ply)
+                labelled.append(bool(rec.get("labelled")))
                 searched.append(float("nan") if winrates[ply] is None else winrates[ply])
                 chosen.append(_index(move, n))
                 # drawn for variety, or a player's move searched again (label): not the
@@ -450,7 +458,7 @@ def positions(records, after_resign: int = 10, echo=None) -> Positions:
     return Positions(np.stack(planes).reshape(-1, lib.GO_VALUE_PLANES, n, n),
                      np.array(won, dtype=np.float32), np.stack(owner), np.array(game),
                      np.array(searched, dtype=np.float32), np.array(chosen, dtype=np.int16),
-                     np.stack(policy), np.array(plies, dtype=np.int16))
+                     np.stack(policy), np.array(plies, dtype=np.int16), np.array(labelled, dtype=bool))
 
 
 def _taught(visits, move: int, searched: bool):
@@ -763,8 +771,9 @@ def policy_seen(policy: np.ndarray, size: int, k: int) -> np.ndarray:
 
 def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: float = 2e-3,
           own_weight: float = 1.0, search_weight: float = 0.0, policy_weight: float = 1.0,
-          seed: int = 0, init: dict | None = None, echo=print) -> dict:
-    """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT); ownership:
+          match_result: bool = True, seed: int = 0, init: dict | None = None, echo=print) -> dict:
+    """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT, MATCH_RESULT)
+    where it is a number; ownership:
     squared error, weighted OWN_WEIGHT; policy: cross-entropy with pos.policy, the self-play
     search's visits, weighted POLICY_WEIGHT), each batch seen through a random symmetry; Adam with
     a one-cycle learning rate. Starts from INIT (weights of SHAPE) when given, else at random."""
@@ -775,7 +784,9 @@ def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: flo
     steps = max(1, int(epochs * len(pos.won) / batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     rng = np.random.default_rng(seed)
-    target = pos.target(search_weight)
+    target = pos.target(search_weight, match_result)
+    valued = ~np.isnan(target)
+    target = np.nan_to_num(target)
     start, seen, seen_p, size = time.monotonic(), 0.0, 0.0, pos.planes.shape[-1]
     for step in range(steps):
         idx = rng.integers(0, len(pos.won), batch)
@@ -783,7 +794,9 @@ def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: flo
         x = _symmetry(torch, torch.from_numpy(pos.planes[idx].astype(np.float32)), k)
         own_t = _symmetry(torch, torch.from_numpy(pos.owner[idx]), k)
         logit, own, pol = net(x)
-        loss_v = torch.nn.functional.binary_cross_entropy_with_logits(logit, torch.from_numpy(target[idx]))
+        mask = torch.from_numpy(valued[idx].astype(np.float32))
+        loss_v = (torch.nn.functional.binary_cross_entropy_with_logits(
+            logit, torch.from_numpy(target[idx]), reduction="none") * mask).sum() / mask.sum().clamp(min=1)
         pol_t = torch.from_numpy(policy_seen(pos.policy[idx].astype(np.float32), size, k))
         # cross-entropy over the rows that teach (a fast search's row is all 0)
         loss_p = -(pol_t * torch.log_softmax(pol, dim=1)).sum() / pol_t.sum().clamp(min=1)
@@ -898,10 +911,15 @@ def label_cmd(sgf, playouts, every, value, player, jobs, out):
                    "records hold it (the rest: the game's result).")
 @click.option("--policy-weight", default=1.0, show_default=True, type=click.FloatRange(0),
               help="Weight of the policy loss (the self-play search's visits).")
+@click.option("--match-result/--no-match-result", default=True, show_default=True,
+              help="Let the result of a match game searched again (`label`) teach the value. Its "
+                   "results lean to the side that won more (the engine, against a weaker "
+                   "opponent), which a network can learn as a style of play rather than the "
+                   "position; without it those positions learn the teacher's estimate alone.")
 @click.option("--threads", default=2, show_default=True, help="PyTorch's threads.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the C weights here.")
 def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, search_weight,
-            policy_weight, threads, out):
+            policy_weight, match_result, threads, out):
     """Fit the network to the GAMES (records of `selfplay` or `label`; a file given twice counts
     twice); report how well it and the self-play search call the held-out games' winners, and
     how often its policy names the search's move first; write core/value_weights.h."""
@@ -921,6 +939,7 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     if report := settle_report(records):
         click.echo(report)
     w = train(pos.subset(~test), shape, epochs, lr=lr, own_weight=own_weight, search_weight=search_weight,
+              match_result=match_result,
               policy_weight=policy_weight, init=start, echo=click.echo)
     if test.any():
         report_holdout(w, pos.subset(test), echo=click.echo)

@@ -609,6 +609,25 @@ def test_the_target_blends_the_result_with_the_recorded_search():
     assert np.allclose(pos.target(0.0), pos.won) and np.allclose(pos.target(1.0), rates)
     assert np.allclose(pos.target(0.25), 0.75 * pos.won + 0.25 * np.array(rates))
     assert pos.subset(pos.won == 1).searched.tolist() == pytest.approx([0.3, 0.1, 0.2])
+    assert not pos.labelled.any() and np.allclose(pos.target(0.25, match_result=False), pos.target(0.25))
+
+
+def test_without_match_results_a_match_position_learns_the_teachers_estimate_or_nothing():
+    """--no-match-result: a labelled game's result (skewed to the player who won more) teaches
+    nothing; the teacher's estimate where it searched, no value at all where it did not; a
+    self-play game beside it keeps its blend (train leaves the NaN out of the value's loss)."""
+    rates = [None, 0.3, None, None, 0.9, None, None]
+    moves = [[2, 2], [4, 4], [2, 4], None, [4, 2], None, None]
+    match = {"seed": 1, "size": 5, "komi": 0.5, "moves": moves, "winrates": rates, "labelled": True,
+             "winner": "b", "score": None, "ownership": [0.0] * 25, "resign_ply": None}
+    own = {**match, "seed": 2, "labelled": None, "winrates": [0.4] * 7}
+    pos = learn_value.positions([match, own])
+    assert pos.labelled.tolist() == [True] * 7 + [False] * 7
+    target = pos.target(0.5, match_result=False)
+    assert np.isnan(target[[0, 2, 3, 5, 6]]).all()
+    assert target[[1, 4]].tolist() == pytest.approx([0.3, 0.9])
+    assert target[7:].tolist() == pytest.approx((0.5 * pos.won[7:] + 0.2).tolist())
+    assert pos.target(0.5)[1] == pytest.approx(0.5 * pos.won[1] + 0.15)   # with results: the blend
 
 
 def test_bad_records_are_a_clear_error(tmp_path):
