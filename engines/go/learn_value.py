@@ -773,10 +773,10 @@ def train(pos: Positions, shape: Shape, epochs: float, batch: int = 256, lr: flo
           own_weight: float = 1.0, search_weight: float = 0.0, policy_weight: float = 1.0,
           match_result: bool = True, seed: int = 0, init: dict | None = None, echo=print) -> dict:
     """Weights fitted to POS (value: cross-entropy with pos.target(SEARCH_WEIGHT, MATCH_RESULT)
-    where it is a number; ownership:
-    squared error, weighted OWN_WEIGHT; policy: cross-entropy with pos.policy, the self-play
-    search's visits, weighted POLICY_WEIGHT), each batch seen through a random symmetry; Adam with
-    a one-cycle learning rate. Starts from INIT (weights of SHAPE) when given, else at random."""
+    where it is a number; ownership: squared error, weighted OWN_WEIGHT; policy: cross-entropy
+    with pos.policy, the self-play search's visits, weighted POLICY_WEIGHT), each batch seen
+    through a random symmetry; Adam with a one-cycle learning rate. Starts from INIT (weights
+    of SHAPE) when given, else at random."""
     torch = _torch()
     torch.manual_seed(seed)
     net = _net(torch, init if init is not None else init_weights(shape, pos.planes.shape[1], seed))
@@ -939,8 +939,7 @@ def fit_cmd(games, holdout, epochs, channels, layers, init, lr, own_weight, sear
     if report := settle_report(records):
         click.echo(report)
     w = train(pos.subset(~test), shape, epochs, lr=lr, own_weight=own_weight, search_weight=search_weight,
-              match_result=match_result,
-              policy_weight=policy_weight, init=start, echo=click.echo)
+              policy_weight=policy_weight, match_result=match_result, init=start, echo=click.echo)
     if test.any():
         report_holdout(w, pos.subset(test), echo=click.echo)
     if out:
