@@ -974,9 +974,10 @@ def score_cmd(games, weights, holdout):
     if pos.planes.shape[1] != w["conv0_w"].shape[1]:
         raise click.UsageError(f"{weights} reads {w['conv0_w'].shape[1]} planes where these games "
                                f"give {pos.planes.shape[1]}: it was fitted by another version; fit it again")
-    test = held_out(decided(records), pos, holdout)
+    kept = decided(records)      # pos.game indexes these
+    test = held_out(kept, pos, holdout)
     if not test.any():
-        raise click.UsageError(f"no game of the {len(decided(records))} is held out at --holdout "
+        raise click.UsageError(f"no game of the {len(kept)} is held out at --holdout "
                                f"{holdout}: give a larger share, or 1 for every game")
     click.echo(f"{weights} ({header_source(weights)}): {int(test.sum())} positions of "
                f"{len(set(pos.game[test].tolist()))} games")
